@@ -1,0 +1,82 @@
+"""`trace-audit ingest PATH... [--tz ZONE] [--strict]`"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from trace_audit.cli.errors import UserError
+from trace_audit.cli.main import add_db_option
+
+HELP = """Load agent traces and audit logs into the warehouse.
+
+PATH is a file (.jsonl, .json object or array, .gz), a directory (walked
+recursively), or - for standard input. Formats are recognised per record:
+canonical records, seed-004 table dumps (agent_task, agent_step, audit_logs,
+messages), seed-001 AgentTrace, OpenAI-style chat runs (tau-bench).
+
+A record that cannot be loaded is quarantined in the ingest_errors table with
+its file, line and reason; the good records around it still load. A file
+already loaded (same sha256) is skipped; a record re-sent with the same key
+replaces the stored one. Each file is one transaction."""
+
+
+def register(sub) -> None:
+    p = sub.add_parser("ingest", help="load trace files into the warehouse", description=HELP,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    add_db_option(p)
+    p.add_argument("--tz", default="UTC", help="time zone of naive timestamps in the input (default UTC), e.g. Asia/Shanghai")
+    p.add_argument("--strict", action="store_true", help="exit 1 when any record was quarantined")
+    p.add_argument("--max-record-mb", type=int, default=16, help="records larger than this are quarantined (default 16)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from trace_audit.ingest.loader import ingest
+
+    try:
+        summary = ingest(args.paths, args.db, tz=args.tz, max_record_bytes=args.max_record_mb * 1024 * 1024,
+                         progress=False if args.no_progress else None)
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+    if args.json:
+        print(json.dumps({
+            "files": [{"path": f.path, "status": f.status, "counts": f.counts, "quarantined": f.errors,
+                       "formats": f.formats, "message": f.message} for f in summary.files],
+            "totals": summary.totals(),
+            "skipped": summary.skipped,
+        }, ensure_ascii=False, indent=2))
+    else:
+        _print_summary(summary)
+    if summary.failed:
+        return 2
+    if args.strict and summary.quarantined:
+        return 1
+    return 0
+
+
+def _print_summary(summary) -> None:
+    out = sys.stdout
+    for f in summary.files:
+        if f.status == "loaded":
+            parts = ", ".join(f"{n} {t}" for t, n in f.counts.items() if n)
+            fmt = f" [{', '.join(f.formats)}]" if f.formats else ""
+            out.write(f"loaded   {f.path}{fmt}: {parts or 'no records'}")
+            out.write(f"; {f.errors} quarantined\n" if f.errors else "\n")
+            for line, reason in f.first_errors:
+                out.write(f"         {f.path}:{line}: {reason}\n")
+            if f.errors > len(f.first_errors):
+                out.write(f"         ... see all: trace-audit stats --errors\n")
+        elif f.status == "already_loaded":
+            out.write(f"skipped  {f.path}: {f.message}\n")
+        else:
+            out.write(f"FAILED   {f.message}\n")
+    if summary.skipped:
+        out.write(f"ignored {len(summary.skipped)} file(s) with endings that are not trace formats "
+                  f"(e.g. {summary.skipped[0]})\n")
+    t = summary.totals()
+    out.write("total: " + ", ".join(f"{n} {k}" for k, n in t.items()) + "\n")

@@ -1,0 +1,79 @@
+"""`trace-audit`: the command line.
+
+Each subcommand lives in its own module `trace_audit.cli.cmd_<name>` exposing
+`register(subparsers)`; this file only assembles them and turns failures into
+one readable line (set TRACE_AUDIT_DEBUG=1 for the traceback).
+
+Exit codes: 0 ok; 1 the command ran but found what it was asked to fail on
+(`ingest --strict` with quarantined lines, a rule that errored); 2 a usage or
+input problem (bad path, bad option, database missing or busy); 70 an internal
+error (a bug: please report it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from trace_audit.cli.errors import UserError
+from trace_audit.queries.db import DatabaseError, default_db_path
+
+COMMANDS = ["ingest", "stats", "schema", "demo", "rules", "findings", "explain", "dashboard", "report", "serve_otlp", "export"]
+
+EPILOG = """exit codes: 0 ok, 1 findings/quarantine when asked to fail on them, 2 input or usage problem, 70 internal error.
+database: --db PATH, else $TRACE_AUDIT_DB, else ./trace_audit.duckdb"""
+
+
+def add_db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=None, metavar="PATH",
+                        help=f"warehouse file (default: $TRACE_AUDIT_DB or ./trace_audit.duckdb; now {default_db_path()})")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="trace-audit",
+        description="Audit what LLM agents said against what they did.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"trace_audit.cli.cmd_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"trace_audit.cli.cmd_{name}":
+                continue  # not built yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        code = args.run(args)
+        return int(code or 0)
+    except (UserError, DatabaseError) as exc:
+        print(f"trace-audit: {exc}", file=sys.stderr)
+        return getattr(exc, "exit_code", 2)
+    except KeyboardInterrupt:
+        print("trace-audit: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
+        if os.environ.get("TRACE_AUDIT_DEBUG"):
+            raise
+        print(f"trace-audit: internal error: {type(exc).__name__}: {exc}\n"
+              "This is a bug. Re-run with TRACE_AUDIT_DEBUG=1 for details and report it.", file=sys.stderr)
+        return 70
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,227 @@
+"""The only writer of the warehouse.
+
+For each input file: hash it (a file already loaded is skipped whole), open one
+transaction, stream its frames through the decoder, upsert the rows by key
+(`INSERT ... BY NAME` after deleting the keys being re-sent), record every
+rejected record in `ingest_errors` and the file in `ingest_files`, then
+commit. Anything that goes wrong mid-file rolls the whole file back, so the
+database is as it was before that file.
+
+Keys: tasks(task_id), steps(task_id, seq), messages(message_id),
+audit_logs(audit_id). Within one file the last record with a key wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import duckdb
+import pyarrow as pa
+
+from trace_audit.ingest.decoder import Decoder
+from trace_audit.ingest.framing import DEFAULT_MAX_RECORD_BYTES, frames
+from trace_audit.ingest.readers.base import TABLES
+from trace_audit.ingest.sources import Source, expand
+from trace_audit.queries import db
+
+KEYS = {
+    "tasks": ("task_id",),
+    "steps": ("task_id", "seq"),
+    "messages": ("message_id",),
+    "audit_logs": ("audit_id",),
+}
+PROGRESS_MIN_BYTES = 4 * 1024 * 1024
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: str  # loaded | already_loaded | failed
+    sha256: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+    errors: int = 0
+    formats: list[str] = field(default_factory=list)
+    message: str = ""
+    first_errors: list[tuple[int, str]] = field(default_factory=list)  # (line, reason), a few for the summary
+
+
+@dataclass
+class IngestSummary:
+    files: list[FileResult] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[FileResult]:
+        return [f for f in self.files if f.status == "failed"]
+
+    @property
+    def quarantined(self) -> int:
+        return sum(f.errors for f in self.files)
+
+    def totals(self) -> dict[str, int]:
+        out = {t: 0 for t in TABLES}
+        for f in self.files:
+            for t, n in f.counts.items():
+                out[t] = out.get(t, 0) + n
+        out["ingest_errors"] = self.quarantined
+        return out
+
+
+def sha256_of(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(4 * 1024 * 1024), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def ingest(
+    paths: list[str],
+    db_path: str | None = None,
+    *,
+    tz: str = "UTC",
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    progress: bool | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> IngestSummary:
+    """Load every file under `paths`; returns what happened to each."""
+    sources, skipped = expand(paths)
+    summary = IngestSummary(skipped=skipped)
+    decoder = Decoder(tz)  # raises ValueError on an unknown time zone, before anything is written
+    own = con is None
+    if own:
+        con = db.connect(db_path)
+    try:
+        for source in sources:
+            summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress))
+    finally:
+        decoder.close()
+        if own:
+            con.close()
+        for source in sources:
+            if source.shown == "<stdin>":
+                os.unlink(source.path)
+    return summary
+
+
+def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, progress: bool | None) -> FileResult:
+    if source.problem:
+        return FileResult(source.shown, "failed", message=source.problem)
+    try:
+        digest = sha256_of(source.path)
+        size = os.path.getsize(source.path)
+    except OSError as exc:
+        return FileResult(source.shown, "failed", message=f"{source.shown}: cannot read: {exc.strerror or exc}")
+    seen = con.execute(
+        "SELECT path, ingested_at FROM ingest_files WHERE sha256 = ? ORDER BY ingested_at LIMIT 1", [digest]
+    ).fetchall()
+    if seen:
+        return FileResult(source.shown, "already_loaded", digest,
+                          message=f"same content as {seen[0][0]}, loaded {seen[0][1]:%Y-%m-%d %H:%M}Z; nothing to do")
+    result = FileResult(source.shown, "loaded", digest, counts={t: 0 for t in TABLES})
+    formats: set[str] = set()
+    bar = _progress(source.shown, size, progress)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        with open(source.path, "rb") as fh:
+            for frame in frames(fh, max_record_bytes):
+                decoded = decoder.decode(frame, source.shown)
+                for table, rows in decoded.tables.items():
+                    result.counts[table] += _upsert(con, table, rows)
+                    formats.update(_sources_in(rows))
+                if decoded.errors:
+                    _quarantine(con, source.shown, digest, decoded.errors)
+                    result.errors += len(decoded.errors)
+                    for line, _raw, reason in decoded.errors[: max(0, 5 - len(result.first_errors))]:
+                        result.first_errors.append((line, reason))
+                if bar:
+                    bar[0].update(bar[1], completed=frame.bytes_read)
+        result.formats = sorted(formats)
+        con.execute(
+            "INSERT INTO ingest_files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [source.shown, digest, size, ",".join(result.formats), result.counts["tasks"], result.counts["steps"],
+             result.counts["messages"], result.counts["audit_logs"], result.errors, datetime.now(timezone.utc)],
+        )
+        db.mark_changed(con)
+        con.execute("COMMIT")
+    except (duckdb.Error, OSError, EOFError, ValueError) as exc:
+        con.execute("ROLLBACK")
+        return FileResult(source.shown, "failed", digest,
+                          message=f"{source.shown}: nothing from this file was stored: {_plain(exc)}")
+    finally:
+        if bar:
+            bar[0].stop()
+    return result
+
+
+def _sources_in(rows: pa.Table) -> set[str]:
+    if "source" in rows.column_names:
+        return {s for s in rows.column("source").unique().to_pylist() if s}
+    return set()
+
+
+def _upsert(con, table: str, rows: pa.Table) -> int:
+    if rows.num_rows == 0:
+        return 0
+    keys = KEYS[table]
+    key_list = ", ".join(keys)
+    match = " AND ".join(f"{table}.{k} = b.{k}" for k in keys)
+    con.register("batch_in", rows)
+    try:
+        con.execute(f"DELETE FROM {table} USING (SELECT DISTINCT {key_list} FROM batch_in) b WHERE {match}")
+        con.execute(
+            f"INSERT INTO {table} BY NAME SELECT * EXCLUDE (rn_) FROM ("
+            f"SELECT *, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC) AS rn_ FROM batch_in"
+            f") WHERE rn_ = 1"
+        )
+        n = con.execute(
+            f"SELECT count(*) FROM (SELECT DISTINCT {key_list} FROM batch_in)"
+        ).fetchall()[0][0]
+    finally:
+        con.unregister("batch_in")
+    return n
+
+
+def _quarantine(con, shown: str, digest: str, errors: list[tuple[int, str, str]]) -> None:
+    now = datetime.now(timezone.utc)
+    n = len(errors)
+    table = pa.table({
+        "source_file": pa.array([shown] * n, pa.string()),
+        "line": pa.array([e[0] for e in errors], pa.int64()),
+        "raw": pa.array([e[1] for e in errors], pa.string()),
+        "reason": pa.array([e[2] for e in errors], pa.string()),
+        "sha256": pa.array([digest] * n, pa.string()),
+        "ingested_at": pa.array([now] * n, pa.timestamp("us", tz="UTC")),
+    })
+    con.register("errors_in", table)
+    try:
+        con.execute("INSERT INTO ingest_errors BY NAME SELECT * FROM errors_in")
+    finally:
+        con.unregister("errors_in")
+
+
+def _plain(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, EOFError) or "compressed file ended" in text:
+        return "the gzip stream is truncated (the file was cut short); re-copy it and ingest again"
+    if "No space left" in text:
+        return "the disk is full; free space and ingest again"
+    return text
+
+
+def _progress(shown: str, size: int, wanted: bool | None):
+    if wanted is False or size < PROGRESS_MIN_BYTES:
+        return None
+    if wanted is None and not sys.stderr.isatty():
+        return None
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn, TransferSpeedColumn
+
+    bar = Progress("[bold]{task.description}", BarColumn(), DownloadColumn(), TransferSpeedColumn(),
+                   TimeRemainingColumn(), transient=True)
+    task = bar.add_task(os.path.basename(shown), total=size)
+    bar.start()
+    return bar, task

@@ -1,0 +1,78 @@
+"""Which files an `ingest PATH...` call means.
+
+Directories are walked recursively in sorted order, taking the file endings
+the readers understand and skipping hidden entries; `-` is standard input
+(spooled to a temporary file first so it can be hashed and re-read).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+# Endings picked up when walking a directory. A file named explicitly is read
+# whatever its name; readers recognise records by content, not by name.
+INGESTIBLE_SUFFIXES = (
+    ".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz",
+    ".pb", ".binpb", ".otlp", ".pb.gz", ".binpb.gz",
+)
+
+
+@dataclass(frozen=True)
+class Source:
+    path: str         # what to open
+    shown: str        # what to call it in tables and messages
+    problem: str | None = None  # set when the path cannot be read
+
+
+def _ingestible(p: Path) -> bool:
+    name = p.name.lower()
+    return any(name.endswith(s) for s in INGESTIBLE_SUFFIXES)
+
+
+def expand(paths: list[str]) -> tuple[list[Source], list[str]]:
+    """(sources to ingest, files skipped while walking directories)."""
+    sources: list[Source] = []
+    skipped: list[str] = []
+    for given in paths:
+        if given == "-":
+            sources.append(_spool_stdin())
+            continue
+        p = Path(given)
+        if not p.exists():
+            sources.append(Source(given, given, f"{given}: no such file or directory"))
+            continue
+        if p.is_dir():
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+                for name in sorted(files):
+                    f = Path(root) / name
+                    if name.startswith("."):
+                        continue
+                    if _ingestible(f):
+                        sources.append(_checked(f))
+                    else:
+                        skipped.append(str(f))
+            continue
+        sources.append(_checked(p))
+    return sources, skipped
+
+
+def _checked(p: Path) -> Source:
+    shown = str(p)
+    if not os.access(p, os.R_OK):
+        return Source(shown, shown, f"{shown}: permission denied (cannot read the file)")
+    if not p.is_file():
+        return Source(shown, shown, f"{shown}: not a regular file")
+    return Source(shown, shown)
+
+
+def _spool_stdin() -> Source:
+    tmp = tempfile.NamedTemporaryFile(prefix="trace-audit-stdin-", suffix=".jsonl", delete=False)
+    with tmp:
+        shutil.copyfileobj(sys.stdin.buffer, tmp, 1024 * 1024)
+    return Source(tmp.name, "<stdin>")
