@@ -3,6 +3,10 @@
 Directories are walked recursively in sorted order, taking the file endings
 the readers understand and skipping hidden entries; `-` is standard input
 (spooled to a temporary file first so it can be hashed and re-read).
+
+A sub-directory holding a file named `.trace-audit-ignore` is skipped while
+walking (it is still read when named on the command line). The sample month
+uses this for its OTLP copy, which would otherwise load every turn twice.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ INGESTIBLE_SUFFIXES = (
     ".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz",
     ".pb", ".binpb", ".otlp", ".pb.gz", ".binpb.gz",
 )
+
+
+IGNORE_MARKER = ".trace-audit-ignore"
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,8 @@ def expand(paths: list[str]) -> tuple[list[Source], list[str]]:
             continue
         if p.is_dir():
             for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__"))
+                                 and not (Path(root) / d / IGNORE_MARKER).exists())
                 for name in sorted(files):
                     f = Path(root) / name
                     if name.startswith("."):
