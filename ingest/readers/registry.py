@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from trace_audit.ingest.readers.base import Reader
 from trace_audit.ingest.readers.canonical import CanonicalReader
+from trace_audit.ingest.readers.chat import ChatReader
+from trace_audit.ingest.readers.seed001 import Seed001Reader
 from trace_audit.ingest.readers.seed004 import Seed004Reader
 
 READERS: list[Reader] = [
     CanonicalReader(),
+    Seed001Reader(),
+    ChatReader(),
     Seed004Reader(),
 ]
