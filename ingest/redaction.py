@@ -1,0 +1,773 @@
+"""Redaction at ingest: personal data and secrets are replaced before anything is written.
+
+The loader hands every decoded batch (Arrow tables in warehouse shape) through
+`Redactor.redact_decoded` before its upsert; the warehouse never holds the
+originals. Two kinds of rule (defaults in `redaction_rules.toml`):
+
+- by field name, at any depth of the JSON columns (args, result, metadata,
+  plan; OTel attributes live in metadata): the value of a key such as
+  `password` or `X-Api-Key` is replaced whole;
+- by value pattern, in the free-text columns and in every string inside the
+  JSON columns: only the matched span (an email, a phone number, a
+  Luhn-checked card number, a bearer token, ...) is replaced, so the words
+  around it, and with them the rules' verdicts, stay as they were.
+
+A replacement is a keyed token, `«email:3f9a1c2b4d5e»`: HMAC-SHA256 of the
+canonical value (emails lower-cased, phone numbers reduced to digits) under a
+per-deployment key, so the same value becomes the same token in every table
+and joins on it still work. `pseudonymise_user_id` turns user_id columns into
+`«user:...»` tokens with the same hash.
+
+Speed: the regular expressions run vectorised over whole Arrow columns
+(pyarrow.compute, RE2) as a cheap superset test ("prefilter"); only the rows
+it flags reach Python, where the precise pattern, the Luhn check and the JSON
+walk run. Ids, tool names, statuses, verified, attempts and timestamps are
+never touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import stat
+import tomllib
+from dataclasses import dataclass, field, replace
+from datetime import date
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+import pyarrow as pa
+import pyarrow.compute as pc
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
+
+KEY_ENV = "TRACE_AUDIT_REDACTION_KEY"
+MIN_KEY_CHARS = 16
+
+# Columns redaction may change. Everything else (ids, tool, status, verified,
+# attempts, times, model, versions) is left alone so rule verdicts cannot move.
+TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
+    "tasks": ("goal", "final_answer"),
+    "steps": ("reason", "error", "detail"),
+    "messages": ("content",),
+    "audit_logs": ("detail",),
+}
+JSON_COLUMNS: dict[str, tuple[str, ...]] = {
+    "tasks": ("plan", "metadata"),
+    "steps": ("args", "result", "metadata"),
+    "messages": ("metadata",),
+    "audit_logs": ("metadata",),
+}
+USER_ID_COLUMNS: dict[str, tuple[str, ...]] = {
+    "tasks": ("user_id",),
+    "messages": ("user_id",),
+    "audit_logs": ("user_id",),
+}
+# JSON keys that carry a user id (OTel semconv `user.id`, seed-001 metadata).
+USER_ID_KEYS = frozenset({"user_id", "userid", "enduser_id"})
+
+TOKEN_RE = re.compile(r"«[a-z0-9_]+:[0-9a-f]{8,64}»")
+_TOKEN_SPLIT = re.compile(r"(«[a-z0-9_]+:[0-9a-f]{8,64}»)")
+
+
+class RedactionConfigError(ValueError):
+    """A `[redaction]` section that cannot be used; the message says what to change."""
+
+
+class RedactionKeyError(ValueError):
+    """The HMAC key could not be obtained; the message says what to do."""
+
+
+# ---------------------------------------------------------------------------
+# Configuration
+# ---------------------------------------------------------------------------
+
+
+class PatternRule(BaseModel):
+    """One value-pattern rule (see `redaction_rules.toml` for the meaning of each field)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")
+    pattern: str
+    prefilter: str | None = None
+    check: Literal["luhn", "cn_id"] | None = None
+    normalise: Literal["lower", "upper", "digits", "cn_mobile", "phone"] | None = None
+
+    @field_validator("pattern")
+    @classmethod
+    def _python_regex(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as exc:
+            raise ValueError(f"pattern is not a valid regular expression: {exc}") from exc
+        return v
+
+    @field_validator("prefilter")
+    @classmethod
+    def _re2_regex(cls, v: str | None) -> str | None:
+        if v is not None:
+            _check_re2(v)
+        return v
+
+
+class RedactionConfig(BaseModel):
+    """The `[redaction]` section of trace-audit.toml."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = True
+    key: SecretStr | None = None  # prefer the TRACE_AUDIT_REDACTION_KEY environment variable
+    pseudonymise_user_id: bool = False
+    token_length: int = Field(12, ge=8, le=32)
+    extra_field_names: tuple[str, ...] = ()
+    keep_field_names: tuple[str, ...] = ()
+    disable_rules: tuple[str, ...] = ()
+    extra_patterns: tuple[PatternRule, ...] = ()
+
+    @field_validator("key")
+    @classmethod
+    def _long_enough(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None and len(v.get_secret_value()) < MIN_KEY_CHARS:
+            raise ValueError(f"key must be at least {MIN_KEY_CHARS} characters (use e.g. `openssl rand -hex 32`)")
+        return v
+
+    @model_validator(mode="after")
+    def _known_rule_names(self) -> "RedactionConfig":
+        defaults = default_rules()
+        known = {r.name for r in defaults.patterns} | {r.name for r in self.extra_patterns}
+        unknown = [n for n in self.disable_rules if n not in known]
+        if unknown:
+            raise ValueError(f"disable_rules names unknown rule(s) {unknown}; known rules: {sorted(known)}")
+        clash = [r.name for r in self.extra_patterns if r.name in {d.name for d in defaults.patterns}]
+        if clash:
+            raise ValueError(f"extra_patterns {clash} reuse built-in rule names; pick new names")
+        return self
+
+
+def load_redaction_config(section: dict[str, Any] | None, where: str = "trace-audit.toml") -> RedactionConfig:
+    """Validate a parsed `[redaction]` table; errors name the key and what to write instead."""
+    try:
+        return RedactionConfig.model_validate(section or {})
+    except ValidationError as exc:
+        raise RedactionConfigError(_explain(exc, where)) from None
+
+
+def _explain(exc: ValidationError, where: str) -> str:
+    known = ", ".join(RedactionConfig.model_fields)
+    lines = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "(section)"
+        if err["type"] == "extra_forbidden":
+            lines.append(f"{where} [redaction]: unknown key {loc!r} (known keys: {known})")
+        else:
+            msg = err["msg"].removeprefix("Value error, ")
+            lines.append(f"{where} [redaction].{loc}: {msg}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Rules: the shipped defaults merged with the config, compiled once
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DefaultRules:
+    field_names: tuple[str, ...]
+    patterns: tuple[PatternRule, ...]
+
+
+@lru_cache(maxsize=1)
+def default_rules() -> DefaultRules:
+    text = resources.files("trace_audit.ingest").joinpath("redaction_rules.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    return DefaultRules(
+        field_names=tuple(data["field_names"]["names"]),
+        patterns=tuple(PatternRule.model_validate(p) for p in data["patterns"]),
+    )
+
+
+def normalise_key(name: str) -> str:
+    """`X-Api-Key` -> `x_api_key`; `http.request.header.authorization` -> `http_request_header_authorization`."""
+    return re.sub(r"[-. ]", "_", name.strip().lower())
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    name: str
+    regex: re.Pattern
+    check: Callable[[str], bool] | None
+    canonical: Callable[[str], str]
+    value_group: bool
+
+
+@dataclass(frozen=True)
+class CompiledRules:
+    field_names: frozenset[str]
+    rules: tuple[CompiledRule, ...]
+    text_prefilter: str       # RE2: a row that does not match it has nothing to redact
+    json_prefilter: str       # RE2, over the JSON text: adds sensitive keys and escaped ASCII
+
+    def sensitive_key(self, key: str) -> str | None:
+        """The listed name `key` matches (exactly or as a `_name` suffix), or None."""
+        n = normalise_key(key)
+        if n in self.field_names:
+            return n
+        for name in self.field_names:
+            if n.endswith("_" + name):
+                return name
+        return None
+
+
+@lru_cache(maxsize=16)
+def compile_rules(config: RedactionConfig) -> CompiledRules:
+    defaults = default_rules()
+    keep = {normalise_key(k) for k in config.keep_field_names}
+    names = frozenset(normalise_key(n) for n in (*defaults.field_names, *config.extra_field_names)) - keep
+    specs = [r for r in (*defaults.patterns, *config.extra_patterns) if r.name not in config.disable_rules]
+    compiled = []
+    for spec in specs:
+        regex = re.compile(spec.pattern)
+        compiled.append(CompiledRule(
+            name=spec.name,
+            regex=regex,
+            check=_CHECKS.get(spec.check) if spec.check else None,
+            canonical=_NORMALISERS[spec.normalise or "none"],
+            value_group="value" in regex.groupindex,
+        ))
+    value_filters = [_scoped(r.prefilter or r.pattern) for r in specs]
+    # A key is a candidate when the JSON text has a listed name right before the
+    # closing quote (possibly escaped, for JSON held inside a JSON string) and a colon.
+    key_words = sorted({_name_regex(n) for n in names})
+    key_filter = []
+    if key_words:
+        key_filter.append(r'(?i:(?:' + "|".join(key_words) + r')\\*"\s*:)')
+    if config.pseudonymise_user_id:
+        key_filter.append(r'(?i:(?:user[_.\- ]?id)\\*"\s*:)')
+    # \u-escaped ASCII could hide an '@' or a key name from the text filter.
+    escaped_ascii = [r'\\u00[0-7][0-9a-fA-F]']
+    text_prefilter = "|".join(value_filters) or "(?!)"
+    json_prefilter = "|".join(value_filters + key_filter + escaped_ascii)
+    for p in (text_prefilter, json_prefilter):
+        _check_re2(p)
+    return CompiledRules(names, tuple(compiled), text_prefilter, json_prefilter)
+
+
+def _scoped(pattern: str) -> str:
+    # RE2 applies a leading (?i) to the rest of the whole expression; keep it
+    # inside its own alternative once the prefilters are joined.
+    if pattern.startswith("(?i)"):
+        return "(?i:" + pattern[4:] + ")"
+    return "(?:" + pattern + ")"
+
+
+def _name_regex(name: str) -> str:
+    return "".join(r"[_.\- ]?" if ch == "_" else re.escape(ch) for ch in name)
+
+
+def _check_re2(pattern: str) -> None:
+    try:
+        pc.match_substring_regex(pa.array([""], pa.string()), pattern)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise ValueError(
+            f"prefilter {pattern!r} is not valid RE2 (no look-around or back-references): {exc}"
+        ) from exc
+
+
+# --- checks and canonical forms -----------------------------------------------
+
+
+def luhn_ok(text: str) -> bool:
+    """Card number check: 13-19 digits, an issuer prefix, and the Luhn checksum."""
+    digits = [int(c) for c in text if c.isdigit()]
+    if not 13 <= len(digits) <= 19:
+        return False
+    if digits[0] == 2 and not 2221 <= int("".join(map(str, digits[:4]))) <= 2720:
+        return False  # only the Mastercard 2-series starts with 2
+    if len(set(digits)) == 1:
+        return False  # 4444 4444 4444 4444 and the like are placeholders
+    total = 0
+    for i, d in enumerate(reversed(digits)):
+        if i % 2 == 1:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+_CN_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+
+
+def cn_id_ok(text: str) -> bool:
+    """Mainland resident id: a real birth date and the ISO 7064 MOD 11-2 check character."""
+    t = text.upper()
+    if len(t) != 18 or not t[:17].isdigit():
+        return False
+    try:
+        date(int(t[6:10]), int(t[10:12]), int(t[12:14]))
+    except ValueError:
+        return False
+    total = sum(int(c) * w for c, w in zip(t[:17], _CN_ID_WEIGHTS))
+    return "10X98765432"[total % 11] == t[17]
+
+
+_CHECKS: dict[str, Callable[[str], bool]] = {"luhn": luhn_ok, "cn_id": cn_id_ok}
+
+
+def _digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
+
+
+def _cn_mobile(text: str) -> str:
+    d = _digits(text)
+    return d[-11:]  # +86 / 0086 and separators do not make a different number
+
+
+def _phone(text: str) -> str:
+    return "+" + _digits(text)
+
+
+_NORMALISERS: dict[str, Callable[[str], str]] = {
+    "none": lambda s: s,
+    "lower": str.lower,
+    "upper": str.upper,
+    "digits": _digits,
+    "cn_mobile": _cn_mobile,
+    "phone": _phone,
+}
+
+
+# ---------------------------------------------------------------------------
+# The report
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class RedactionReport:
+    """How many values were redacted, per rule and per column (`table.column`)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    by_column: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def add(self, column: str, rule: str, n: int = 1) -> None:
+        self.counts[rule] = self.counts.get(rule, 0) + n
+        col = self.by_column.setdefault(column, {})
+        col[rule] = col.get(rule, 0) + n
+
+    def merge(self, other: "RedactionReport") -> "RedactionReport":
+        for column, rules in other.by_column.items():
+            for rule, n in rules.items():
+                self.add(column, rule, n)
+        return self
+
+    def summary(self) -> str:
+        """One line for the ingest summary: `redacted 12 values: 7 email, 3 phone_cn, 2 field:password`."""
+        if not self.counts:
+            return "redacted nothing"
+        parts = ", ".join(f"{n} {rule}" for rule, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"redacted {self.total} values: {parts}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "by_rule": dict(sorted(self.counts.items())),
+                "by_column": {c: dict(sorted(r.items())) for c, r in sorted(self.by_column.items())}}
+
+
+# ---------------------------------------------------------------------------
+# The redactor
+# ---------------------------------------------------------------------------
+
+
+class _Num(str):
+    """A JSON number kept as its source text, so re-serialising never changes it."""
+
+
+class _Counter:
+    """Counts for one column while a value is being rewritten."""
+
+    __slots__ = ("report", "column")
+
+    def __init__(self, report: RedactionReport, column: str):
+        self.report = report
+        self.column = column
+
+    def hit(self, rule: str) -> None:
+        self.report.add(self.column, rule)
+
+
+class Redactor:
+    """Compiled rules plus the key. Build one per ingest run and reuse it for every batch."""
+
+    def __init__(self, config: RedactionConfig, key: bytes):
+        if not key:
+            raise RedactionKeyError("the redaction key is empty")
+        self.config = config
+        self.rules = compile_rules(config)
+        self._key = key
+        self._n = config.token_length
+        self._hash = lru_cache(maxsize=1 << 16)(self._hash_uncached)
+
+    @classmethod
+    def for_database(cls, config: RedactionConfig, db_path: str | os.PathLike | None) -> "Redactor | None":
+        """The redactor the loader uses for the warehouse at `db_path`; None when redaction is off."""
+        if not config.enabled:
+            return None
+        return cls(config, resolve_key(config, db_path))
+
+    # --- tokens ---------------------------------------------------------------
+
+    def _hash_uncached(self, canonical: str) -> str:
+        return hmac.new(self._key, canonical.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[: self._n]
+
+    def token(self, label: str, canonical: str) -> str:
+        return f"«{label}:{self._hash(canonical)}»"
+
+    def pseudonym(self, user_id: str) -> str:
+        """The `«user:...»` token for a user id (ids already tokenised are kept)."""
+        if TOKEN_RE.fullmatch(user_id):
+            return user_id
+        return self.token("user", user_id)
+
+    # --- strings ----------------------------------------------------------------
+
+    def redact_text(self, text: str, counter: _Counter | None = None) -> str:
+        """Replace every value-pattern match in `text`; tokens already in it are never matched again."""
+        pieces = _TOKEN_SPLIT.split(text)  # odd indexes are tokens
+        for rule in self.rules.rules:
+            changed = False
+            for i in range(0, len(pieces), 2):
+                piece = pieces[i]
+                if piece and rule.regex.search(piece) is not None:
+                    new = rule.regex.sub(lambda m, r=rule: self._replace(m, r, counter), piece)
+                    if new != piece:
+                        pieces[i] = new
+                        changed = True
+            if changed:
+                pieces = _TOKEN_SPLIT.split("".join(pieces))
+        return "".join(pieces)
+
+    def _replace(self, m: re.Match, rule: CompiledRule, counter: _Counter | None) -> str:
+        whole = m.group(0)
+        secret = m.group("value") if rule.value_group else whole
+        if secret is None or (rule.check is not None and not rule.check(secret)):
+            return whole
+        if counter is not None:
+            counter.hit(rule.name)
+        tok = self.token(rule.name, rule.canonical(secret))
+        if not rule.value_group:
+            return tok
+        start, end = m.span("value")
+        base = m.start(0)
+        return whole[: start - base] + tok + whole[end - base:]
+
+    # --- JSON ---------------------------------------------------------------------
+
+    def redact_json_text(self, text: str, counter: _Counter | None = None) -> str:
+        """Redact one JSON document held as text; returns the text unchanged when nothing matched."""
+        try:
+            value = json.loads(text, parse_int=_Num, parse_float=_Num, parse_constant=_Num)
+        except RecursionError:
+            # Deeper than Python's parser goes (hostile input): keep nothing of it.
+            if counter is not None:
+                counter.hit("unparseable_json")
+            return json.dumps(self.token("unparseable_json", text), ensure_ascii=False)
+        except ValueError:
+            return self.redact_text(text, counter)  # not JSON after all: treat as text
+        try:
+            new, changed = self._walk(value, counter)
+        except RecursionError:
+            if counter is not None:
+                counter.hit("unparseable_json")
+            return json.dumps(self.token("unparseable_json", text), ensure_ascii=False)
+        return _dump(new) if changed else text
+
+    def _walk(self, value: Any, counter: _Counter | None) -> tuple[Any, bool]:
+        if isinstance(value, _Num):
+            if len(value) >= 11 and value.isdigit():
+                red = self.redact_text(str(value), counter)
+                if red != value:
+                    return red, True  # a phone or card stored as a JSON number becomes a string token
+            return value, False
+        if isinstance(value, str):
+            return self._walk_string(value, counter)
+        if isinstance(value, list):
+            changed = False
+            out = []
+            for item in value:
+                new, c = self._walk(item, counter)
+                out.append(new)
+                changed |= c
+            return out, changed
+        if isinstance(value, dict):
+            changed = False
+            out = {}
+            for k, v in value.items():
+                nk, ck = self._walk_string(k, counter, nested_json=False)
+                hit = self.rules.sensitive_key(k)
+                if hit is not None and v is not None and v != "":
+                    if counter is not None:
+                        counter.hit(f"field:{hit}")
+                    canonical = v if isinstance(v, str) else _dump(v)
+                    out[nk] = self.token(hit, canonical)
+                    changed = True
+                    continue
+                if (self.config.pseudonymise_user_id and normalise_key(k) in USER_ID_KEYS
+                        and isinstance(v, (str, _Num)) and v != ""):
+                    p = self.pseudonym(str(v))
+                    if p != v:
+                        if counter is not None:
+                            counter.hit("user_id")
+                        out[nk] = p
+                        changed = True
+                        continue
+                nv, cv = self._walk(v, counter)
+                out[nk] = nv
+                changed |= ck or cv
+            return out, changed
+        return value, False  # bool, None
+
+    def _walk_string(self, s: str, counter: _Counter | None, nested_json: bool = True) -> tuple[str, bool]:
+        stripped = s.lstrip()
+        if nested_json and stripped[:1] in ("{", "[") and len(s) > 1:
+            try:
+                inner = json.loads(s, parse_int=_Num, parse_float=_Num, parse_constant=_Num)
+            except (ValueError, RecursionError):
+                inner = None
+            if isinstance(inner, (dict, list)):
+                new, changed = self._walk(inner, counter)
+                return (_dump(new), True) if changed else (s, False)
+        red = self.redact_text(s, counter)
+        return red, red != s
+
+    # --- Arrow ----------------------------------------------------------------------
+
+    def redact_tables(self, tables: dict[str, pa.Table], *, apply: bool = True
+                      ) -> tuple[dict[str, pa.Table], RedactionReport]:
+        """Redact decoded warehouse tables. With apply=False only count (the dry run)."""
+        report = RedactionReport()
+        out = {}
+        for name, table in tables.items():
+            out[name] = self._redact_table(name, table, report, apply)
+        return (out if apply else dict(tables)), report
+
+    def _redact_table(self, name: str, table: pa.Table, report: RedactionReport, apply: bool) -> pa.Table:
+        cols = table.column_names
+        for col in TEXT_COLUMNS.get(name, ()):
+            if col in cols:
+                table = self._column(table, name, col, self.rules.text_prefilter, self.redact_text, report, apply)
+        for col in JSON_COLUMNS.get(name, ()):
+            if col in cols:
+                table = self._column(table, name, col, self.rules.json_prefilter, self.redact_json_text, report, apply)
+        for col in USER_ID_COLUMNS.get(name, ()):
+            if col not in cols:
+                continue
+            if self.config.pseudonymise_user_id:
+                table = self._pseudonymise(table, name, col, report, apply)
+            else:
+                # Kept as is, except that a user id which is itself an email or a
+                # phone number gets the same token it gets in text (joins hold).
+                table = self._column(table, name, col, self.rules.text_prefilter, self.redact_text, report, apply)
+        return table
+
+    def _column(self, table: pa.Table, tname: str, col: str, prefilter: str,
+                fn: Callable[[str, _Counter], str], report: RedactionReport, apply: bool) -> pa.Table:
+        arr, wrap = _as_strings(table.column(col))
+        if arr is None or len(arr) == arr.null_count:
+            return table
+        mask = pc.fill_null(pc.match_substring_regex(arr, prefilter), False)
+        if not pc.any(mask).as_py():
+            return table
+        idx = pc.indices_nonzero(mask)
+        counter = _Counter(report, f"{tname}.{col}")
+        old = pc.take(arr, idx).to_pylist()
+        new = [fn(v, counter) for v in old]
+        if not apply or new == old:
+            return table
+        replaced = pc.replace_with_mask(arr, mask, pa.array(new, type=arr.type))
+        return table.set_column(table.column_names.index(col), table.schema.field(col), wrap(replaced))
+
+    def _pseudonymise(self, table: pa.Table, tname: str, col: str, report: RedactionReport, apply: bool) -> pa.Table:
+        arr, wrap = _as_strings(table.column(col))
+        if arr is None or len(arr) == arr.null_count:
+            return table
+        distinct = pc.unique(arr).drop_null()
+        tokens = pa.array([self.pseudonym(v) for v in distinct.to_pylist()], arr.type)
+        mapped = pc.take(tokens, pc.index_in(arr, distinct))
+        changed = pc.sum(pc.cast(pc.fill_null(pc.not_equal(arr, mapped), False), pa.int64())).as_py() or 0
+        if changed:
+            report.add(f"{tname}.{col}", "user_id", changed)
+        if not apply:
+            return table
+        return table.set_column(table.column_names.index(col), table.schema.field(col), wrap(mapped))
+
+    # --- the loader's entry points ------------------------------------------------------
+
+    def redact_texts(self, texts: list[str | None], column: str, report: RedactionReport) -> list[str | None]:
+        """Redact loose texts that may be JSON (quarantined raw records)."""
+        counter = _Counter(report, column)
+        out = []
+        for t in texts:
+            if t is None:
+                out.append(None)
+            elif t.lstrip()[:1] in ("{", "["):
+                out.append(self.redact_json_text(t, counter))
+            else:
+                out.append(self.redact_text(t, counter))
+        return out
+
+    def redact_decoded(self, decoded):
+        """(Decoded with tables and quarantined raws redacted, RedactionReport)."""
+        tables, report = self.redact_tables(decoded.tables)
+        raws = self.redact_texts([e[1] for e in decoded.errors], "ingest_errors.raw", report)
+        errors = [(line, raw, reason) for (line, _old, reason), raw in zip(decoded.errors, raws)]
+        return replace(decoded, tables=tables, errors=errors), report
+
+
+def _as_strings(col: pa.ChunkedArray) -> tuple[pa.Array | None, Callable[[pa.Array], pa.Array]]:
+    """A string array for the regex kernels and how to give back the column's own type."""
+    arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
+    if isinstance(arr.type, pa.ExtensionType):
+        ext = arr.type
+        return arr.storage, lambda a: pa.ExtensionArray.from_storage(ext, a)
+    if pa.types.is_null(arr.type):
+        return None, lambda a: a
+    if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        return None, lambda a: a
+    return arr, lambda a: a
+
+
+def _dump(v: Any) -> str:
+    """JSON text of a value from `json.loads(..., parse_int=_Num, ...)`, numbers byte-for-byte."""
+    if isinstance(v, _Num):
+        return str.__str__(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, list):
+        return "[" + ",".join(_dump(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + _dump(x) for k, x in v.items()) + "}"
+    return json.dumps(v, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------------
+# Pure functional API
+# ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _cached_redactor(config: RedactionConfig, key: bytes) -> Redactor:
+    return Redactor(config, key)
+
+
+def redact_tables(tables: dict[str, pa.Table], config: RedactionConfig, key: bytes
+                  ) -> tuple[dict[str, pa.Table], RedactionReport]:
+    """Redacted copies of `tables` and what was redacted. Disabled config: tables unchanged."""
+    if not config.enabled:
+        return tables, RedactionReport()
+    return _cached_redactor(config, key).redact_tables(tables)
+
+
+def redaction_report(tables: dict[str, pa.Table], config: RedactionConfig, key: bytes) -> RedactionReport:
+    """The dry run: what `redact_tables` would redact, nothing changed (counts are identical)."""
+    return _cached_redactor(config, key).redact_tables(tables, apply=False)[1]
+
+
+# ---------------------------------------------------------------------------
+# The key
+# ---------------------------------------------------------------------------
+
+
+def key_file_for(db_path: str | os.PathLike) -> Path:
+    return Path(str(db_path) + ".key")
+
+
+def resolve_key(config: RedactionConfig, db_path: str | os.PathLike | None) -> bytes:
+    """The HMAC key: `[redaction] key`, else $TRACE_AUDIT_REDACTION_KEY, else `<db>.key` (created once, mode 0600)."""
+    from_config = config.key.get_secret_value() if config.key is not None else None
+    from_env = os.environ.get(KEY_ENV) or None
+    if from_config and from_env and from_config != from_env:
+        raise RedactionKeyError(
+            f"the redaction key is set both in trace-audit.toml [redaction] key and in ${KEY_ENV}, "
+            "and they differ; keep one of them (the same value must be used for every ingest)"
+        )
+    chosen = from_config or from_env
+    if chosen:
+        if len(chosen) < MIN_KEY_CHARS:
+            raise RedactionKeyError(f"${KEY_ENV} must be at least {MIN_KEY_CHARS} characters "
+                                    "(generate one with `openssl rand -hex 32`)")
+        return chosen.encode("utf-8")
+    if db_path is None:
+        from trace_audit.queries.db import default_db_path
+
+        db_path = default_db_path()
+    if str(db_path) == ":memory:":
+        return secrets.token_bytes(32)  # nothing persists, so neither does the key
+    return _key_from_file(key_file_for(db_path))
+
+
+def _key_from_file(path: Path) -> bytes:
+    if not path.exists():
+        _create_key_file(path)
+    try:
+        st = path.stat()
+        if os.name == "posix" and st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise RedactionKeyError(
+                f"redaction key file {path} can be read by other users (mode {stat.S_IMODE(st.st_mode):o}); "
+                f"run: chmod 600 {path}"
+            )
+        text = path.read_text("ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RedactionKeyError(f"cannot read redaction key file {path}: {exc}") from exc
+    if len(text) < MIN_KEY_CHARS:
+        raise RedactionKeyError(
+            f"redaction key file {path} holds {len(text)} characters; it must hold at least {MIN_KEY_CHARS}. "
+            "Restore it from your backup (tokens made with another key will not match)."
+        )
+    return text.encode("ascii")
+
+
+def _create_key_file(path: Path) -> None:
+    # Write a private temp file, then link it into place: a concurrent ingest
+    # either wins the link or reads the winner's complete key, never half a file.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(secrets.token_hex(32) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        except OSError:
+            # File systems without hard links: create in place, exclusively.
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                return
+            with os.fdopen(fd, "w", encoding="ascii") as fh:
+                fh.write(tmp.read_text("ascii"))
+    except OSError as exc:
+        raise RedactionKeyError(f"cannot create redaction key file {path}: {exc.strerror or exc}; "
+                                f"set ${KEY_ENV} instead") from exc
+    finally:
+        try:
+            tmp.unlink()
+        except FileNotFoundError:
+            pass
