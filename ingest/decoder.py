@@ -59,8 +59,10 @@ class Decoder:
     def decode(self, frame: Frame, source_file: str) -> Decoded:
         out = Decoded()
         out.errors.extend(frame.errors)
+        for table, rows in frame.tables.items():  # decoded already by a binary reader
+            out.add(table, rows)
         if not frame.raws:
-            return out
+            return _stamped(out, source_file)
         batch = pa.table({"line": pa.array(frame.lines, pa.int64()), "raw": pa.array(frame.raws, pa.string())})
         con = self.con
         con.register("frame_in", batch)
@@ -84,14 +86,18 @@ class Decoder:
                 out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line, self.tz)))
         con.execute("DROP TABLE classified")
         out.errors.sort(key=lambda e: e[0])
-        for table, rows in out.tables.items():
-            if "source_file" in rows.column_names:
-                idx = rows.column_names.index("source_file")
-                out.tables[table] = rows.set_column(idx, "source_file", pa.array([source_file] * rows.num_rows, pa.string()))
-        return out
+        return _stamped(out, source_file)
 
     def reader_names(self, decoded: Decoded) -> list[str]:
         return sorted({n for n in (t for t in decoded.tables)})
+
+
+def _stamped(out: Decoded, source_file: str) -> Decoded:
+    for table, rows in out.tables.items():
+        if "source_file" in rows.column_names:
+            idx = rows.column_names.index("source_file")
+            out.tables[table] = rows.set_column(idx, "source_file", pa.array([source_file] * rows.num_rows, pa.string()))
+    return out
 
 
 def _checked_tz(con: duckdb.DuckDBPyConnection, tz: str) -> str:

@@ -3,36 +3,80 @@
 Handles JSON lines (streamed in blocks, constant memory), a JSON array or a
 single JSON document per file, and gzip (recognised by its magic bytes, not
 the name). Problems that stop a line from even being text (invalid UTF-8, a
-line over the size limit) become quarantine entries here; JSON validity and
-record shape are judged later, in bulk, by the decoder.
+line over the size limit, a gzip stream cut short) become quarantine entries
+here; JSON validity and record shape are judged later, in bulk, by the decoder.
+
+JSON lines are cut without a Python loop per line: numpy finds the newlines of
+a whole block and the block's bytes become one Arrow string array in place
+(each element keeps its trailing newline, which JSON treats as whitespace).
+Blank lines are left in that array; the decoder ignores them.
 
 Line numbers are 1-based physical lines of the (decompressed) file; an array
 element's line is the line its first character stands on.
+
+Binary formats (OTLP protobuf) plug in as sniffers passed to `frames`: a
+function that looks at the first bytes and returns a frame generator, or None.
 """
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
+import re
+import zlib
 from dataclasses import dataclass, field
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator
 
-BLOCK_BYTES = 16 * 1024 * 1024
+import numpy as np
+import pyarrow as pa
+
+BLOCK_BYTES = 32 * 1024 * 1024
 DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024
 RAW_KEEP_CHARS = 2000  # how much of a bad record is kept in ingest_errors
 MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
+ARRAY_FRAME_RECORDS = 5000
 GZIP_MAGIC = b"\x1f\x8b"
+UTF8_BOM = b"\xef\xbb\xbf"
+HEAD_BYTES = 64 * 1024
+
+RECORDS_SCHEMA = pa.schema([("line", pa.int64()), ("raw", pa.large_string())])
 
 
 @dataclass
 class Frame:
-    """A batch of records from one file: parallel lists of line numbers and texts."""
+    """A batch of records from one file.
+
+    Records come either as parallel lists (`lines`, `raws`) or, from the bulk
+    JSON-lines path, as `batch`, an Arrow table (line, raw) that may hold blank
+    lines. `tables` carries rows a binary format decoded itself (warehouse
+    table name -> Arrow table); they bypass the JSON decoder.
+    """
 
     lines: list[int] = field(default_factory=list)
     raws: list[str] = field(default_factory=list)
     errors: list[tuple[int, str, str]] = field(default_factory=list)  # (line, raw, reason)
     bytes_read: int = 0  # of the (compressed) input, for progress
+    batch: pa.Table | None = None
+    tables: dict[str, pa.Table] = field(default_factory=dict)
+
+    def records(self) -> pa.Table | None:
+        """The JSON texts of this frame as one Arrow table (line, raw), or None."""
+        if self.batch is not None:
+            if not self.raws:
+                return self.batch
+            listed = pa.table({"line": pa.array(self.lines, pa.int64()),
+                               "raw": pa.array(self.raws, pa.large_string())}, schema=RECORDS_SCHEMA)
+            return pa.concat_tables([self.batch, listed])
+        if not self.raws:
+            return None
+        return pa.table({"line": pa.array(self.lines, pa.int64()),
+                         "raw": pa.array(self.raws, pa.large_string())}, schema=RECORDS_SCHEMA)
+
+
+# A sniffer gets the first bytes of the (decompressed) input and returns
+# `fn(stream, head, counter, max_bytes) -> Iterator[Frame]`, or None when the
+# input is not its format. Tried in order before the JSON layouts.
+Sniffer = Callable[[bytes], Callable[..., Iterator[Frame]] | None]
 
 
 class CountingReader(io.RawIOBase):
@@ -53,36 +97,135 @@ class CountingReader(io.RawIOBase):
         return n
 
 
+class GunzipReader(io.RawIOBase):
+    """Streams a gzip file (several members allowed) and, unlike `gzip.GzipFile`,
+    does not throw away what it decompressed when the file turns out to be cut
+    short or damaged: it stops there and says so in `problem`."""
+
+    def __init__(self, inner: BinaryIO):
+        self.inner = inner
+        self.inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self.pending = b""
+        self.done = False
+        self.problem: str | None = None
+        self.out_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:  # type: ignore[override]
+        while not self.pending and not self.done:
+            self._inflate_some(len(b))
+        n = min(len(b), len(self.pending))
+        b[:n] = self.pending[:n]
+        self.pending = self.pending[n:]
+        self.out_bytes += n
+        return n
+
+    def _inflate_some(self, want: int) -> None:
+        d = self.inflater
+        if d.eof:
+            # The member ended; another may follow (concatenated gzip), or padding.
+            data = d.unused_data or self.inner.read(1024 * 1024)
+            if not data.strip(b"\x00"):
+                self.done = True
+                return
+            self.inflater = d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif d.unconsumed_tail:
+            data = d.unconsumed_tail
+        else:
+            data = self.inner.read(1024 * 1024)
+            if not data:
+                self.problem = "the gzip stream is truncated (the file was cut short)"
+                self.done = True
+                return
+        try:
+            self.pending = d.decompress(data, max(want, 64 * 1024))
+        except zlib.error as exc:
+            self.problem = f"the gzip data is damaged ({exc})"
+            self.done = True
+
+
 def open_decompressed(raw: BinaryIO) -> tuple[BinaryIO, CountingReader]:
     counter = CountingReader(raw)
     buffered = io.BufferedReader(counter, buffer_size=1024 * 1024)
     head = buffered.peek(2)[:2]
     if head == GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=buffered, mode="rb"), counter  # type: ignore[return-value]
+        return io.BufferedReader(GunzipReader(buffered), buffer_size=1024 * 1024), counter  # type: ignore[return-value]
     return buffered, counter
 
 
+def stream_problem(stream: BinaryIO) -> str | None:
+    """Why the (decompressed) stream ended early, if it did."""
+    inner = getattr(stream, "raw", None)
+    return getattr(inner, "problem", None)
+
+
 def _cut(text: str) -> str:
+    text = text.rstrip("\r\n")
     return text if len(text) <= RAW_KEEP_CHARS else text[:RAW_KEEP_CHARS] + "…"
 
 
-def _decode_lines_slowly(block: bytes, first_line: int, frame: Frame, max_bytes: int) -> None:
-    """Per-line path for a block that is not valid UTF-8 as a whole."""
-    for i, piece in enumerate(block.split(b"\n")):
-        line = first_line + i
-        if not piece.strip():
-            continue
-        if len(piece) > max_bytes:
-            frame.errors.append((line, _cut(piece[:RAW_KEEP_CHARS].decode("utf-8", "replace")),
-                                 f"record is {len(piece) / 1048576:.1f} MiB, over the {max_bytes // 1048576} MiB limit (raise --max-record-mb)"))
-            continue
-        try:
-            frame.lines.append(line)
-            frame.raws.append(piece.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            frame.lines.pop()
-            frame.errors.append((line, _cut(piece.decode("utf-8", "replace")),
-                                 f"invalid UTF-8 at byte {exc.start} of the line (the file must be UTF-8)"))
+def _cut_bytes(data: bytes) -> str:
+    return _cut(data[: RAW_KEEP_CHARS * 4].decode("utf-8", "replace"))
+
+
+def _too_big(length: int, max_bytes: int) -> str:
+    return (f"record is {length / 1048576:.1f} MiB, over the {max_bytes / 1048576:g} MiB limit "
+            "(raise --max-record-mb to load it)")
+
+
+def _bad_utf8(piece: bytes) -> str | None:
+    try:
+        piece.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"invalid UTF-8 at byte {exc.start + 1} of the line (the file must be UTF-8)"
+    return None
+
+
+def _block_to_frame(block: bytes, first_line: int, frame: Frame, max_bytes: int) -> int:
+    """Fill `frame` with the lines of `block`; returns how many lines it holds.
+
+    `block` ends with a newline except at the end of the input.
+    """
+    a = np.frombuffer(block, np.uint8)
+    ends = np.flatnonzero(a == 10) + 1
+    offsets = np.empty(len(ends) + 2, np.int64)
+    offsets[0] = 0
+    offsets[1:len(ends) + 1] = ends
+    n = len(ends)
+    if not len(ends) or ends[-1] != len(block):
+        offsets[n + 1] = len(block)  # a last line without a newline is still a line
+        n += 1
+    offsets = offsets[: n + 1]
+    lines = np.arange(first_line, first_line + n, dtype=np.int64)
+    binary = pa.LargeBinaryArray.from_buffers(pa.large_binary(), n, [None, pa.py_buffer(offsets), pa.py_buffer(block)])
+
+    keep = None
+    lengths = np.diff(offsets)
+    if max_bytes and lengths.max(initial=0) > max_bytes + 2:  # +2: the newline (CRLF) is not the record
+        keep = lengths <= max_bytes + 2
+        for i in np.flatnonzero(~keep):
+            s, e = int(offsets[i]), int(offsets[i + 1])
+            frame.errors.append((int(lines[i]), _cut_bytes(block[s:s + RAW_KEEP_CHARS * 4]),
+                                 _too_big(e - s - (1 if block[e - 1:e] == b"\n" else 0), max_bytes)))
+    try:
+        text = (binary if keep is None else binary.filter(pa.array(keep))).cast(pa.large_string())
+    except pa.ArrowInvalid:
+        # Some line is not UTF-8: find which, per line, in this block only.
+        good = np.ones(n, bool) if keep is None else keep.copy()
+        for i in np.flatnonzero(good):
+            s, e = int(offsets[i]), int(offsets[i + 1])
+            reason = _bad_utf8(block[s:e])
+            if reason:
+                good[i] = False
+                frame.errors.append((int(lines[i]), _cut_bytes(block[s:e]), reason))
+        keep = good
+        text = binary.filter(pa.array(keep)).cast(pa.large_string())
+    if keep is not None:
+        lines = lines[keep]
+    frame.batch = pa.Table.from_arrays([pa.array(lines), text], schema=RECORDS_SCHEMA)
+    return n
 
 
 def jsonl_frames(stream: BinaryIO, counter: CountingReader, max_bytes: int,
@@ -96,7 +239,7 @@ def jsonl_frames(stream: BinaryIO, counter: CountingReader, max_bytes: int,
         eof = not chunk
         frame = Frame()
         if oversize is not None:
-            # Still inside an over-long line: discard up to its end.
+            # Still inside an over-long line: discard up to its end, keep memory flat.
             nl = chunk.find(b"\n")
             line, kept, length = oversize
             if nl < 0 and not eof:
@@ -104,21 +247,20 @@ def jsonl_frames(stream: BinaryIO, counter: CountingReader, max_bytes: int,
                 frame.bytes_read = counter.count
                 yield frame
                 continue
-            length += (nl if nl >= 0 else len(chunk))
-            frame.errors.append((line, _cut(kept.decode("utf-8", "replace")),
-                                 f"record is {length / 1048576:.1f} MiB, over the {max_bytes // 1048576} MiB limit (raise --max-record-mb)"))
+            length += nl if nl >= 0 else len(chunk)
+            frame.errors.append((line, _cut_bytes(kept), _too_big(length, max_bytes)))
             oversize = None
             next_line = line + 1
             chunk = chunk[nl + 1:] if nl >= 0 else b""
-        data = carry + chunk
+        data = carry + chunk if carry else chunk
+        carry = b""
         if eof:
-            block, carry = data, b""
+            block = data
         else:
             cut = data.rfind(b"\n")
             if cut < 0:
                 if len(data) > max_bytes:
-                    oversize = (next_line, data[:RAW_KEEP_CHARS], len(data))
-                    carry = b""
+                    oversize = (next_line, data[: RAW_KEEP_CHARS * 4], len(data))
                 else:
                     carry = data
                 frame.bytes_read = counter.count
@@ -126,26 +268,16 @@ def jsonl_frames(stream: BinaryIO, counter: CountingReader, max_bytes: int,
                 continue
             block, carry = data[: cut + 1], data[cut + 1:]
             if len(carry) > max_bytes:
-                oversize = (next_line + block.count(b"\n"), carry[:RAW_KEEP_CHARS], len(carry))
+                oversize = (next_line + block.count(b"\n"), carry[: RAW_KEEP_CHARS * 4], len(carry))
                 carry = b""
+        del data
         if block:
-            try:
-                text = block.decode("utf-8")
-            except UnicodeDecodeError:
-                _decode_lines_slowly(block, next_line, frame, max_bytes)
-            else:
-                pieces = text.split("\n")
-                for i, piece in enumerate(pieces):
-                    if len(piece) > 64 and len(piece) * 4 > max_bytes and len(piece.encode("utf-8")) > max_bytes:
-                        frame.errors.append((next_line + i, _cut(piece),
-                                             f"record is {len(piece.encode()) / 1048576:.1f} MiB, over the {max_bytes // 1048576} MiB limit (raise --max-record-mb)"))
-                        pieces[i] = ""
-                nonblank = [(next_line + i, p) for i, p in enumerate(pieces) if p and not p.isspace()]
-                frame.lines = [ln for ln, _ in nonblank]
-                frame.raws = [p for _, p in nonblank]
-            next_line += block.count(b"\n")
-            if eof and not block.endswith(b"\n"):
-                pass  # a last line without newline is still a line
+            next_line += _block_to_frame(block, next_line, frame, max_bytes)
+        if eof:
+            problem = stream_problem(stream)
+            if problem:
+                frame.errors.append((next_line, "", f"{problem} after line {next_line - 1}; the lines before "
+                                                    "were read, the rest of the file is missing (re-copy it)"))
         frame.bytes_read = counter.count
         yield frame
         if eof:
@@ -160,8 +292,15 @@ def _line_of(text: str, pos: int, cache: list[int]) -> int:
     return line
 
 
-def document_frames(text: str, max_bytes: int) -> Iterator[Frame]:
-    """A JSON array (each element a record) or one JSON document (one record)."""
+_LONE_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def document_frames(text: str, max_bytes: int, lossy: bool = False) -> Iterator[Frame]:
+    """A JSON array (each element a record) or one JSON document (one record).
+
+    `lossy`: the text was decoded with surrogateescape because some bytes are
+    not UTF-8; elements holding such bytes are quarantined, the others load.
+    """
     decoder = json.JSONDecoder()
     n = len(text)
     i = 0
@@ -170,16 +309,30 @@ def document_frames(text: str, max_bytes: int) -> Iterator[Frame]:
     cache = [0, 1]
     if i >= n:
         return
-    if text[i] != "[":
-        yield Frame(lines=[_line_of(text, i, cache)], raws=[text[i:].rstrip()])
-        return
     frame = Frame()
+
+    def take(line: int, piece: str) -> None:
+        if lossy and _LONE_SURROGATE.search(piece):
+            bad = piece.encode("utf-8", "surrogateescape")
+            frame.errors.append((line, _cut(bad.decode("utf-8", "replace")),
+                                 "invalid UTF-8 in this record (the file must be UTF-8)"))
+        elif len(piece) > max_bytes and len(piece.encode("utf-8", "surrogateescape")) > max_bytes:
+            frame.errors.append((line, _cut(piece), _too_big(len(piece.encode("utf-8", "surrogateescape")), max_bytes)))
+        else:
+            frame.lines.append(line)
+            frame.raws.append(piece)
+
+    if text[i] != "[":
+        take(_line_of(text, i, cache), text[i:].rstrip())
+        yield frame
+        return
     i += 1
     while True:
         while i < n and (text[i].isspace() or text[i] == ","):
             i += 1
         if i >= n:
-            frame.errors.append((_line_of(text, n, cache), "", "JSON array is not closed (file truncated?)"))
+            frame.errors.append((_line_of(text, n, cache), "",
+                                 "the JSON array is not closed (file truncated?); the elements before were read"))
             break
         if text[i] == "]":
             break
@@ -188,23 +341,22 @@ def document_frames(text: str, max_bytes: int) -> Iterator[Frame]:
             _, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError as exc:
             line = _line_of(text, start, cache)
-            rest = text[start:]
-            frame.errors.append((line, _cut(rest),
-                                 f"invalid JSON in array element: {exc.msg} (line {exc.lineno + line - 1}); "
+            frame.errors.append((line, _cut(text[start:start + RAW_KEEP_CHARS * 2]),
+                                 f"invalid JSON in array element: {exc.msg} (line {exc.lineno}); "
                                  "the rest of the array could not be read"))
             break
-        piece = text[start:end]
-        line = _line_of(text, start, cache)
-        if len(piece) > max_bytes:
-            frame.errors.append((line, _cut(piece), f"record is {len(piece) / 1048576:.1f} MiB, over the limit"))
-        else:
-            frame.lines.append(line)
-            frame.raws.append(piece)
+        take(_line_of(text, start, cache), text[start:end])
         i = end
-        if len(frame.raws) >= 5000:
+        if len(frame.raws) >= ARRAY_FRAME_RECORDS:
             yield frame
             frame = Frame()
     yield frame
+
+
+def _looks_like_json_text(head: bytes) -> bool:
+    # JSON lines may start with blank lines; a leading newline byte (0x0A) must
+    # not be taken for the first byte of a binary protobuf message.
+    return head.removeprefix(UTF8_BOM).lstrip()[:1] in (b"{", b"[")
 
 
 def _looks_like_one_document(head: bytes) -> bool:
@@ -222,42 +374,54 @@ def _looks_like_one_document(head: bytes) -> bool:
     return False
 
 
-def frames(raw: BinaryIO, max_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> Iterator[Frame]:
-    """Frames of an input stream, whichever of the JSON layouts it uses."""
+def frames(raw: BinaryIO, max_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+           sniffers: Iterable[Sniffer] = ()) -> Iterator[Frame]:
+    """Frames of an input stream, whichever of the layouts it uses."""
     stream, counter = open_decompressed(raw)
-    head = stream.read(64 * 1024)
-    if head.startswith(b"\xef\xbb\xbf"):
+    head = stream.read(HEAD_BYTES)
+    if not _looks_like_json_text(head):
+        for sniff in sniffers:
+            reader = sniff(head)
+            if reader is not None:
+                yield from reader(stream, head, counter, max_bytes)
+                return
+    if head.startswith(UTF8_BOM):
         head = head[3:]
     if _looks_like_one_document(head):
-        rest = stream.read(MAX_DOCUMENT_BYTES)
-        data = head + rest
-        if stream.read(1):
-            f = Frame(bytes_read=counter.count)
-            f.errors.append((1, "", f"a single JSON document over {MAX_DOCUMENT_BYTES // 1048576} MiB; write it as JSON lines instead"))
-            yield f
-            return
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            f = Frame(bytes_read=counter.count)
-            f.errors.append((line, _cut(data[:RAW_KEEP_CHARS].decode("utf-8", "replace")),
-                             f"invalid UTF-8 at line {line} of a JSON document (the file must be UTF-8)"))
-            yield f
-            return
-        # A document whose first line happens to start with '{' but that is really
-        # JSON lines with a broken first line falls back to the line reader.
-        stripped = text.lstrip()
-        if stripped.startswith("{"):
-            try:
-                _, end = json.JSONDecoder().raw_decode(stripped)
-            except json.JSONDecodeError:
-                end = -1
-            if end < 0 or stripped[end:].strip():
-                yield from jsonl_frames(io.BytesIO(b""), counter, max_bytes, head=data)
-                return
-        for f in document_frames(text, max_bytes):
-            f.bytes_read = counter.count
-            yield f
+        yield from _document_file(stream, head, counter, max_bytes)
         return
     yield from jsonl_frames(stream, counter, max_bytes, head=head)
+
+
+def _document_file(stream: BinaryIO, head: bytes, counter: CountingReader, max_bytes: int) -> Iterator[Frame]:
+    rest = stream.read(MAX_DOCUMENT_BYTES)
+    data = head + rest
+    if stream.read(1):
+        f = Frame(bytes_read=counter.count)
+        f.errors.append((1, "", f"a single JSON document over {MAX_DOCUMENT_BYTES // 1048576} MiB; "
+                                "write it as JSON lines instead"))
+        yield f
+        return
+    lossy = False
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text, lossy = data.decode("utf-8", "surrogateescape"), True
+    # A file whose first line happens to start with '{' but that is really
+    # JSON lines with a broken first line falls back to the line reader.
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            _, end = json.JSONDecoder().raw_decode(stripped)
+        except json.JSONDecodeError:
+            end = -1
+        if end < 0 or stripped[end:].strip():
+            yield from jsonl_frames(io.BytesIO(b""), counter, max_bytes, head=data)
+            return
+    problem = stream_problem(stream)
+    for f in document_frames(text, max_bytes, lossy):
+        f.bytes_read = counter.count
+        if problem:
+            f.errors.append((text.count("\n") + 1, "", f"{problem}; the records before were read"))
+            problem = None
+        yield f

@@ -18,6 +18,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Protocol
 
 import duckdb
 import pyarrow as pa
@@ -25,6 +26,7 @@ import pyarrow as pa
 from trace_audit.ingest.decoder import Decoder
 from trace_audit.ingest.framing import DEFAULT_MAX_RECORD_BYTES, frames
 from trace_audit.ingest.readers.base import TABLES
+from trace_audit.ingest.readers.registry import AFTER_FILE, BINARY_SNIFFERS
 from trace_audit.ingest.sources import Source, expand
 from trace_audit.queries import db
 
@@ -35,6 +37,26 @@ KEYS = {
     "audit_logs": ("audit_id",),
 }
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
+
+
+class AfterFile(Protocol):
+    """A step run once a file's rows are in, inside the file's transaction.
+
+    For readers that store raw rows first and derive warehouse rows from all
+    stored raw rows (OTLP spans -> tasks/steps/messages), so that data split
+    over files and arriving in any order gives the same result.
+    """
+
+    name: str
+    raw_tables: dict[str, tuple[str, ...]]  # raw tables it owns, with their keys
+
+    def after_file(self, con, loaded: dict[str, pa.Table]) -> dict[str, int]:
+        """`loaded`: the keys of the raw rows this file upserted. Returns rows written per table."""
+        ...
+
+
+for _hook in AFTER_FILE:
+    KEYS.update(_hook.raw_tables)
 
 
 @dataclass
@@ -124,14 +146,18 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                           message=f"same content as {seen[0][0]}, loaded {seen[0][1]:%Y-%m-%d %H:%M}Z; nothing to do")
     result = FileResult(source.shown, "loaded", digest, counts={t: 0 for t in TABLES})
     formats: set[str] = set()
+    raw_tables = {t for hook in AFTER_FILE for t in hook.raw_tables}
+    raw_loaded: dict[str, list[pa.Table]] = {}
     bar = _progress(source.shown, size, progress)
     con.execute("BEGIN TRANSACTION")
     try:
         with open(source.path, "rb") as fh:
-            for frame in frames(fh, max_record_bytes):
+            for frame in frames(fh, max_record_bytes, BINARY_SNIFFERS):
                 decoded = decoder.decode(frame, source.shown)
                 for table, rows in decoded.tables.items():
-                    result.counts[table] += _upsert(con, table, rows)
+                    result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
+                    if table in raw_tables:
+                        raw_loaded.setdefault(table, []).append(rows.select(list(KEYS[table])))
                     formats.update(_sources_in(rows))
                 if decoded.errors:
                     _quarantine(con, source.shown, digest, decoded.errors)
@@ -140,6 +166,12 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                         result.first_errors.append((line, reason))
                 if bar:
                     bar[0].update(bar[1], completed=frame.bytes_read)
+        for hook in AFTER_FILE:
+            mine = {t: pa.concat_tables(raw_loaded[t]) for t in hook.raw_tables if t in raw_loaded}
+            if mine:
+                formats.add(hook.name)
+                for table, n in hook.after_file(con, mine).items():
+                    result.counts[table] = result.counts.get(table, 0) + n
         result.formats = sorted(formats)
         con.execute(
             "INSERT INTO ingest_files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

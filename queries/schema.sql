@@ -140,3 +140,27 @@ CREATE TABLE IF NOT EXISTS meta (
     key             VARCHAR NOT NULL,
     value           VARCHAR
 );
+
+-- ===== OpenTelemetry (OTLP ingest; owned by trace_audit.ingest.otlp) =====
+-- Every span received, as it arrived (one row per span, key (trace_id, span_id)).
+-- Tasks, steps and messages of a trace are re-derived from ALL its rows here
+-- whenever new spans of that trace are loaded, so spans may arrive split over
+-- files or requests and in any order. See docs/opentelemetry.md.
+CREATE TABLE IF NOT EXISTS otel_spans (
+    trace_id        VARCHAR NOT NULL,   -- 32 hex, lower case
+    span_id         VARCHAR NOT NULL,   -- 16 hex, lower case
+    parent_span_id  VARCHAR,            -- NULL for a root span
+    name            VARCHAR,
+    kind            VARCHAR,            -- internal | server | client | producer | consumer | unspecified
+    started_at      TIMESTAMPTZ,
+    ended_at        TIMESTAMPTZ,
+    status_code     VARCHAR,            -- unset | ok | error
+    status_message  VARCHAR,
+    attributes      JSON,               -- span attributes as one object {"gen_ai.tool.name": "...", ...}
+    resource        JSON,               -- resource attributes (service.name, service.version, ...)
+    scope_name      VARCHAR,
+    scope_version   VARCHAR,
+    events          JSON,               -- [{name, time_unix_nano, attributes}] or NULL
+    source_file     VARCHAR,
+    source_line     BIGINT              -- line (JSON) or message number (protobuf) in source_file
+);

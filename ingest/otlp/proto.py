@@ -1,0 +1,197 @@
+"""OTLP protobuf to `otel_spans` rows, and the binary file layouts that carry it.
+
+Two file layouts are recognised by their first bytes (never by name):
+
+- one `ExportTraceServiceRequest` per file (what `SerializeToString()` writes;
+  starts with 0x0A, field 1 `resource_spans`);
+- the Collector file exporter's `format: proto` stream: each request preceded
+  by its length as a 4-byte big-endian integer.
+
+Rows are the same as from OTLP/JSON (`spans.SpanBatch`), so everything after
+decoding is shared. A file's "line" for ingest_errors is the 1-based number of
+the request inside it.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import struct
+from typing import Any, BinaryIO, Iterator
+
+from google.protobuf.message import DecodeError
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+from trace_audit.ingest.framing import Frame
+from trace_audit.ingest.otlp.spans import SPAN_KINDS, STATUS_CODES, SpanBatch, dumps
+
+MAX_MESSAGE_BYTES = 256 * 1024 * 1024
+FRAME_SPANS = 50_000  # spans per frame handed to the loader (bounded memory, one upsert each)
+
+
+def any_value(v) -> Any:
+    which = v.WhichOneof("value")
+    if which is None:
+        return None
+    if which == "string_value":
+        return v.string_value
+    if which == "int_value":
+        return v.int_value
+    if which == "bool_value":
+        return v.bool_value
+    if which == "double_value":
+        d = v.double_value
+        return d if math.isfinite(d) else None
+    if which == "array_value":
+        return [any_value(x) for x in v.array_value.values]
+    if which == "kvlist_value":
+        return attributes(v.kvlist_value.values)
+    return base64.b64encode(v.bytes_value).decode("ascii")
+
+
+def attributes(kvs) -> dict[str, Any]:
+    out = {}
+    for kv in kvs:
+        v = kv.value
+        which = v.WhichOneof("value")
+        # The common kinds inline: this loop runs once per attribute of every span.
+        if which == "string_value":
+            out[kv.key] = v.string_value
+        elif which == "int_value":
+            out[kv.key] = v.int_value
+        elif which == "bool_value":
+            out[kv.key] = v.bool_value
+        else:
+            out[kv.key] = any_value(v)
+    return out
+
+
+def span_problem(span) -> str | None:
+    """Why a protobuf span cannot be stored, or None."""
+    if len(span.trace_id) != 16 or not any(span.trace_id):
+        return f"trace_id is {len(span.trace_id)} bytes{' of zeros' if len(span.trace_id) == 16 else ''}, expected 16 non-zero bytes"
+    if len(span.span_id) != 8 or not any(span.span_id):
+        return f"span_id is {len(span.span_id)} bytes, expected 8 non-zero bytes"
+    if span.parent_span_id and len(span.parent_span_id) != 8:
+        return f"parent_span_id is {len(span.parent_span_id)} bytes, expected 8"
+    return None
+
+
+def add_request(request: ExportTraceServiceRequest, line: int, batch: SpanBatch,
+                errors: list[tuple[int, str, str]]) -> tuple[int, int]:
+    """Add the spans of one decoded request; returns (accepted, rejected)."""
+    c = batch.cols
+    accepted = rejected = 0
+    for rs in request.resource_spans:
+        resource_text = dumps(attributes(rs.resource.attributes))
+        for ss in rs.scope_spans:
+            scope_name = ss.scope.name or None
+            scope_version = ss.scope.version or None
+            for span in ss.spans:
+                problem = span_problem(span)
+                if problem:
+                    rejected += 1
+                    errors.append((line, f"<protobuf span {span.name[:200]!r}>", f"span rejected: {problem}"))
+                    continue
+                accepted += 1
+                c["trace_id"].append(span.trace_id.hex())
+                c["span_id"].append(span.span_id.hex())
+                c["parent_span_id"].append(span.parent_span_id.hex() or None)
+                c["name"].append(span.name)
+                c["kind"].append(SPAN_KINDS.get(span.kind, "unspecified"))
+                c["start_ns"].append(span.start_time_unix_nano)
+                c["end_ns"].append(span.end_time_unix_nano)
+                c["status_code"].append(STATUS_CODES.get(span.status.code, "unset"))
+                c["status_message"].append(span.status.message or None)
+                c["attributes"].append(dumps(attributes(span.attributes)))
+                c["resource"].append(resource_text)
+                c["scope_name"].append(scope_name)
+                c["scope_version"].append(scope_version)
+                c["events"].append(dumps([{
+                    "name": e.name, "time_unix_nano": e.time_unix_nano, "attributes": attributes(e.attributes),
+                } for e in span.events]) if span.events else None)
+                c["source_line"].append(line)
+    return accepted, rejected
+
+
+def parse_request(data: bytes) -> ExportTraceServiceRequest:
+    """Raises DecodeError on bytes that are not an ExportTraceServiceRequest."""
+    return ExportTraceServiceRequest.FromString(data)
+
+
+# ---- files ---------------------------------------------------------------------------
+
+def sniff(head: bytes):
+    """A framing sniffer: returns a frame generator for OTLP protobuf files, else None."""
+    if len(head) >= 5 and head[4] == 0x0A:
+        (length,) = struct.unpack(">I", head[:4])
+        if 0 < length <= MAX_MESSAGE_BYTES:
+            return length_prefixed_frames
+    if head[:1] == b"\x0a":
+        return single_message_frames
+    return None
+
+
+def _frames_of(messages: Iterator[tuple[int, bytes | None, str | None]], counter) -> Iterator[Frame]:
+    batch = SpanBatch()
+    errors: list[tuple[int, str, str]] = []
+    for line, data, problem in messages:
+        if problem is None:
+            try:
+                add_request(parse_request(data), line, batch, errors)
+            except DecodeError as exc:
+                problem = f"not a valid OTLP ExportTraceServiceRequest ({exc})"
+        if problem is not None:
+            errors.append((line, f"<{len(data or b'')} bytes of protobuf>", problem))
+        if len(batch) >= FRAME_SPANS:
+            yield Frame(errors=errors, tables={"otel_spans": batch.to_arrow()}, bytes_read=counter.count)
+            batch, errors = SpanBatch(), []
+    yield Frame(errors=errors, tables={"otel_spans": batch.to_arrow()} if len(batch) else {},
+                bytes_read=counter.count)
+
+
+def single_message_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> Iterator[Frame]:
+    data = head + stream.read(MAX_MESSAGE_BYTES)
+    if stream.read(1):
+        yield Frame(errors=[(1, "", f"a protobuf request over {MAX_MESSAGE_BYTES // 1048576} MiB; "
+                                    "split it or use the length-prefixed stream")], bytes_read=counter.count)
+        return
+    yield from _frames_of(iter([(1, data, None)]), counter)
+
+
+def length_prefixed_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> Iterator[Frame]:
+    def messages():
+        buf = bytearray(head)
+        pos = 0
+        n = 0
+
+        def fill(k: int) -> bool:  # at least k unread bytes in buf, unless the stream ends
+            nonlocal buf, pos
+            while len(buf) - pos < k:
+                if pos > 4 * 1024 * 1024:
+                    del buf[:pos]
+                    pos = 0
+                more = stream.read(max(k - (len(buf) - pos), 1024 * 1024))
+                if not more:
+                    return False
+                buf += more
+            return True
+
+        while True:
+            if not fill(4):
+                if len(buf) > pos:
+                    yield n + 1, None, f"{len(buf) - pos} stray bytes at the end of the stream (file cut short?)"
+                return
+            (length,) = struct.unpack_from(">I", buf, pos)
+            n += 1
+            if length > MAX_MESSAGE_BYTES:
+                yield n, None, (f"message length {length} is over {MAX_MESSAGE_BYTES // 1048576} MiB: "
+                                "not a length-prefixed OTLP stream, or corrupt; the rest is not read")
+                return
+            if not fill(4 + length):
+                yield n, None, f"the last message is cut short ({len(buf) - pos - 4} of {length} bytes)"
+                return
+            yield n, bytes(buf[pos + 4:pos + 4 + length]), None
+            pos += 4 + length
+
+    yield from _frames_of(messages(), counter)
