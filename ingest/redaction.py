@@ -56,12 +56,16 @@ TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
     "steps": ("reason", "error", "detail"),
     "messages": ("content",),
     "audit_logs": ("detail",),
+    "otel_spans": ("status_message",),
 }
 JSON_COLUMNS: dict[str, tuple[str, ...]] = {
     "tasks": ("plan", "metadata"),
     "steps": ("args", "result", "metadata"),
     "messages": ("metadata",),
     "audit_logs": ("metadata",),
+    # Raw OTLP spans: tasks/steps/messages are later derived from these stored
+    # rows, so redacting them here covers everything derived from them.
+    "otel_spans": ("attributes", "resource", "events"),
 }
 USER_ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "tasks": ("user_id",),
@@ -103,7 +107,7 @@ class PatternRule(BaseModel):
     @classmethod
     def _python_regex(cls, v: str) -> str:
         try:
-            re.compile(v)
+            re.compile(v, re.ASCII)
         except re.error as exc:
             raise ValueError(f"pattern is not a valid regular expression: {exc}") from exc
         return v
@@ -232,7 +236,7 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
     specs = [r for r in (*defaults.patterns, *config.extra_patterns) if r.name not in config.disable_rules]
     compiled = []
     for spec in specs:
-        regex = re.compile(spec.pattern)
+        regex = re.compile(spec.pattern, re.ASCII)  # \s, \b, \d and (?i) as in RE2
         compiled.append(CompiledRule(
             name=spec.name,
             regex=regex,
