@@ -1,0 +1,240 @@
+"""One rule = one `.sql` file: a TOML header in a leading comment block, then one SELECT.
+
+    -- id = "verified_false"
+    -- title = "Step succeeded but the read-back did not confirm it"
+    -- severity = "warn"
+    -- description = "..."
+    -- message = "step {seq} {tool}: success without a confirming read-back"
+    -- [params]
+    -- max_calls = 10
+    SELECT ... WHERE n > $max_calls
+
+Files whose name starts with `_` are not rules but shared relations (the turn
+model): the engine materialises each as a temp table named by the stem without
+the underscore, before any rule runs, in file-name order.
+
+Parameters are `$name` placeholders, always bound, never formatted into SQL. A
+parameter declared in the header but unused, or used but neither declared nor
+provided by the engine (see `GLOBAL_PARAMS`), is a load error naming the file
+and line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+Severity = Literal["info", "warn", "review", "block"]
+SEVERITY_RANK = {"allow": 0, "info": 0, "warn": 1, "review": 2, "block": 3}
+
+# Parameters the engine binds for every rule that uses them (no header entry needed).
+GLOBAL_PARAMS = {
+    "now": "the evaluation instant (--now, default the wall clock), TIMESTAMPTZ",
+    "write_tool_re": "regex matching the names of tools that write (config [write_tools])",
+    "unchecked_sources_re": "regex of task sources that cannot record a read-back (config [write_tools])",
+    "reply_window_seconds": "how long after a task a reply without task_id may still belong to it",
+    "claim_re": "claim lexicon: completion statements",
+    "honest_re": "claim lexicon: failure / negation wording",
+    "hypothetical_re": "claim lexicon: a claim under a condition, offer or question",
+    "not_started_re": "step errors meaning the step never started",
+    "not_created_re": "step details meaning success without creating anything",
+}
+
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_STEM = re.compile(r"^_?[a-z][a-z0-9_]*$")
+
+
+class RuleLoadError(Exception):
+    """A rule file that cannot be used; the text names file:line and what to do."""
+
+
+class RuleHeader(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    title: str
+    severity: Severity = "warn"
+    description: str = ""
+    message: str = Field("", description="template; {column} is replaced by that result column")
+    params: dict[str, Any] = Field(default_factory=dict)
+    enabled: bool = True
+    evidence_steps: Literal["none", "write", "all"] = Field(
+        "none", description="attach the finding's task steps to evidence.tools")
+
+    @field_validator("params")
+    @classmethod
+    def _param_values(cls, v: dict[str, Any]) -> dict[str, Any]:
+        for name, value in v.items():
+            if isinstance(value, dict):
+                raise ValueError(f"param {name}: tables are not supported; use a scalar or a list")
+            if isinstance(value, list) and not all(isinstance(x, str) for x in value):
+                raise ValueError(f"param {name}: lists must hold strings")
+        return v
+
+
+@dataclass
+class Rule:
+    header: RuleHeader
+    sql: str
+    path: Path
+    sha256: str
+    used_params: list[str]
+    body_line: int  # line number of the first SQL line, for messages
+    python: Any = None  # a Python rule's check function (see python_rules.py)
+    kind: str = "sql"  # sql | python | model
+    header_lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.header.id
+
+    @property
+    def is_model(self) -> bool:
+        return self.kind == "model"
+
+    @property
+    def table(self) -> str:
+        return self.path.stem.lstrip("_")
+
+
+def _strip_sql_noise(text: str) -> str:
+    """The SQL with comments and string literals blanked (same length, same lines)."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "-" and text.startswith("--", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif c == "/" and text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
+            i = j
+        elif c in ("'", '"'):
+            j = i + 1
+            while j < n:
+                if text[j] == c:
+                    if j + 1 < n and text[j + 1] == c:
+                        j += 2
+                        continue
+                    break
+                j += 1
+            j = min(j + 1, n)
+            out.append(c + "".join(ch if ch == "\n" else " " for ch in text[i + 1:j - 1]) + (c if j - 1 > i else ""))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def param_uses(sql: str) -> dict[str, int]:
+    """Each `$name` used in the SQL (outside comments and strings) -> first line number (1-based)."""
+    clean = _strip_sql_noise(sql)
+    found: dict[str, int] = {}
+    for m in _PARAM.finditer(clean):
+        found.setdefault(m.group(1), clean.count("\n", 0, m.start()) + 1)
+    return found
+
+
+def split_header(text: str) -> tuple[str, int]:
+    """(TOML text of the leading comment block, line number where the SQL starts)."""
+    lines = text.splitlines()
+    toml_lines = []
+    i = 0
+    while i < len(lines) and (lines[i].lstrip().startswith("--") or not lines[i].strip()):
+        stripped = lines[i].lstrip()
+        if stripped.startswith("--"):
+            body = stripped[2:]
+            toml_lines.append(body[1:] if body.startswith(" ") else body)
+        else:
+            toml_lines.append("")
+        i += 1
+    return "\n".join(toml_lines), i + 1
+
+
+def _where(path: Path, line: int) -> str:
+    return f"{path}:{line}"
+
+
+def load_rule_file(path: Path) -> Rule:
+    text = path.read_text("utf-8")
+    header_text, body_line = split_header(text)
+    if not header_text.strip():
+        raise RuleLoadError(f"{_where(path, 1)}: no header; start the file with a TOML comment block "
+                            "(-- id = \"...\", -- title = \"...\", -- severity = \"warn\")")
+    try:
+        raw = tomllib.loads(header_text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleLoadError(f"{_where(path, 1)}: header is not valid TOML: {exc}") from None
+    try:
+        header = RuleHeader.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(x) for x in e['loc']) or 'header'}: {e['msg']}" for e in exc.errors())
+        raise RuleLoadError(f"{_where(path, 1)}: bad header: {problems}") from None
+    if not _STEM.match(path.stem):
+        raise RuleLoadError(f"{_where(path, 1)}: file name must be lower_snake_case (it is the rule id)")
+    if header.id != path.stem:
+        raise RuleLoadError(f"{_where(path, 1)}: header id {header.id!r} must equal the file name {path.stem!r}")
+    header_lines = {}
+    for n, line in enumerate(header_text.splitlines(), start=1):
+        m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=", line)
+        if m:
+            header_lines.setdefault(m.group(1), n)
+    sql_lines = text.splitlines()[body_line - 1:]
+    sql = "\n".join(sql_lines).strip().rstrip(";")
+    if not sql:
+        raise RuleLoadError(f"{_where(path, body_line)}: no SQL after the header")
+    uses = {name: line + body_line - 1 for name, line in param_uses("\n".join(sql_lines)).items()}
+    for name, line in uses.items():
+        if name not in header.params and name not in GLOBAL_PARAMS:
+            raise RuleLoadError(
+                f"{_where(path, line)}: parameter ${name} is used but not declared; add it under [params] "
+                f"in the header with a default (engine-provided: {', '.join(sorted(GLOBAL_PARAMS))})")
+    for name in header.params:
+        if name not in uses:
+            raise RuleLoadError(f"{_where(path, header_lines.get(name, 1))}: parameter {name} is declared but "
+                                f"the SQL never uses ${name}; remove it or use it")
+        if name in GLOBAL_PARAMS:
+            raise RuleLoadError(f"{_where(path, header_lines.get(name, 1))}: parameter {name} is provided by the "
+                                "engine; do not declare it")
+    return Rule(header=header, sql=sql, path=path, sha256=hashlib.sha256(text.encode()).hexdigest(),
+                used_params=sorted(uses), body_line=body_line,
+                kind="model" if path.stem.startswith("_") else "sql", header_lines=header_lines)
+
+
+def builtin_rules_dir() -> Path:
+    return Path(__file__).resolve().parent / "rules"
+
+
+def load_rules(extra_dirs: list[str | Path] | None = None) -> list[Rule]:
+    """Built-in rules, then user rules (`.sql` and `.py`) from extra_dirs; ids must be unique."""
+    from trace_audit.queries.python_rules import load_python_rule
+
+    rules: list[Rule] = []
+    dirs = [builtin_rules_dir()] + [Path(d) for d in (extra_dirs or [])]
+    seen: dict[str, Path] = {}
+    for d in dirs:
+        if not d.is_dir():
+            raise RuleLoadError(f"{d}: rules directory not found")
+        for path in sorted(d.iterdir()):
+            if path.suffix == ".sql":
+                rule = load_rule_file(path)
+            elif path.suffix == ".py" and d != builtin_rules_dir() and not path.name.startswith("__"):
+                rule = load_python_rule(path)
+            else:
+                continue
+            if rule.id in seen:
+                raise RuleLoadError(f"{path}:1: rule id {rule.id!r} is already defined by {seen[rule.id]}")
+            seen[rule.id] = path
+            rules.append(rule)
+    return rules
