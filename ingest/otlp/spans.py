@@ -253,3 +253,41 @@ def _cut(value: Any) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= RAW_KEEP_CHARS else text[:RAW_KEEP_CHARS] + "…"
+
+
+def drop_bad_spans(obj: dict) -> tuple[int, int, list[str]]:
+    """Remove spans whose ids cannot be read from a parsed JSON request, in place.
+
+    Returns (accepted, rejected, reasons). Used by the receiver to answer
+    `partial_success` before it persists the rest.
+    """
+    resource_spans = _pick(obj, "resourceSpans", "resource_spans")
+    if not isinstance(resource_spans, list):
+        raise BadSpan("resourceSpans must be a JSON array")
+    accepted = rejected = 0
+    reasons: list[str] = []
+    for rs in resource_spans:
+        if not isinstance(rs, dict):
+            raise BadSpan("each resourceSpans entry must be an object")
+        for key in ("scopeSpans", "scope_spans", "instrumentationLibrarySpans", "instrumentation_library_spans"):
+            for ss in rs.get(key) or ():
+                spans = ss.get("spans") if isinstance(ss, dict) else None
+                if not spans:
+                    continue
+                keep = []
+                for span in spans:
+                    try:
+                        if not isinstance(span, dict):
+                            raise BadSpan("a span must be an object")
+                        if (hex_id(_pick(span, "traceId", "trace_id"), 16, "traceId") is None
+                                or hex_id(_pick(span, "spanId", "span_id"), 8, "spanId") is None):
+                            raise BadSpan("traceId and spanId are required")
+                        hex_id(_pick(span, "parentSpanId", "parent_span_id"), 8, "parentSpanId")
+                        keep.append(span)
+                    except BadSpan as exc:
+                        rejected += 1
+                        if len(reasons) < 3:
+                            reasons.append(str(exc))
+                accepted += len(keep)
+                ss["spans"] = keep
+    return accepted, rejected, reasons

@@ -1,0 +1,104 @@
+"""The receiver's durable queue: acknowledged requests on disk until loaded.
+
+A request is appended to an open segment file and fsynced BEFORE the HTTP
+answer goes out, so a crash after `200 OK` loses nothing. Protobuf requests go
+to `open-N.otlp.pb` (the Collector's length-prefixed stream: 4-byte big-endian
+length, then the message), JSON requests to `open-N.otlp.jsonl` (one request
+per line). Both are ordinary OTLP files: `trace-audit ingest` reads them too.
+
+The drainer seals the open segments (renamed `ready-N...`), loads them with
+the ordinary loader (one transaction per segment; a segment already loaded is
+recognised by its sha256) and deletes them. On start, segments left `open-`
+by a crash are sealed and loaded first. A segment the loader rejects as a
+whole is moved to `failed/` and reported, never deleted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+import threading
+from pathlib import Path
+
+_SEGMENT = re.compile(r"^(open|ready)-(\d+)\.otlp\.(pb|jsonl)$")
+
+
+class Spool:
+    def __init__(self, directory: str | os.PathLike):
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.Lock()
+        self._open: dict[str, tuple[Path, object]] = {}
+        numbers = [int(m.group(2)) for m in map(_SEGMENT.match, os.listdir(self.dir)) if m]
+        self._next = max(numbers, default=0) + 1
+        self.seal()  # whatever a previous run left open is complete up to its last fsync
+
+    def append(self, kind: str, payload: bytes) -> None:
+        """Persist one request (kind 'pb' or 'jsonl'); returns once it is on disk."""
+        if kind == "pb":
+            record = struct.pack(">I", len(payload)) + payload
+        else:
+            # Raw newlines cannot occur inside JSON strings (they must be escaped),
+            # so outside them they are whitespace and may become spaces.
+            record = payload.replace(b"\r", b" ").replace(b"\n", b" ") + b"\n"
+        with self.lock:
+            fh = self._segment(kind)
+            fh.write(record)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def _segment(self, kind: str):
+        got = self._open.get(kind)
+        if got is None:
+            path = self.dir / f"open-{self._next:010d}.otlp.{kind}"
+            self._next += 1
+            fh = open(path, "ab")
+            _fsync_dir(self.dir)
+            got = self._open[kind] = (path, fh)
+        return got[1]
+
+    def seal(self) -> None:
+        """Close the open segments; they become ready to load."""
+        with self.lock:
+            for path, fh in self._open.values():
+                fh.close()
+            self._open.clear()
+            renamed = False
+            for name in os.listdir(self.dir):
+                m = _SEGMENT.match(name)
+                if m and m.group(1) == "open":
+                    os.replace(self.dir / name, self.dir / name.replace("open-", "ready-", 1))
+                    renamed = True
+            if renamed:
+                _fsync_dir(self.dir)
+
+    def ready(self) -> list[Path]:
+        """Sealed segments, oldest first."""
+        found = []
+        for name in os.listdir(self.dir):
+            m = _SEGMENT.match(name)
+            if m and m.group(1) == "ready":
+                found.append((int(m.group(2)), self.dir / name))
+        return [p for _, p in sorted(found)]
+
+    def set_aside(self, path: Path) -> Path:
+        failed = self.dir / "failed"
+        failed.mkdir(exist_ok=True)
+        target = failed / path.name
+        os.replace(path, target)
+        return target
+
+    def pending_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.dir.glob("*.otlp.*") if p.is_file())
+
+    def close(self) -> None:
+        self.seal()
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
