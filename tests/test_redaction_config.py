@@ -1,0 +1,124 @@
+"""The [redaction] config section and where the HMAC key comes from."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+
+import pytest
+
+from trace_audit.ingest.redaction import (
+    KEY_ENV,
+    RedactionConfig,
+    RedactionConfigError,
+    RedactionKeyError,
+    Redactor,
+    key_file_for,
+    load_redaction_config,
+    resolve_key,
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_env_key(monkeypatch):
+    monkeypatch.delenv(KEY_ENV, raising=False)
+
+
+def test_section_from_toml():
+    doc = tomllib.loads("""
+[redaction]
+enabled = true
+pseudonymise_user_id = true
+extra_field_names = ["otp"]
+disable_rules = ["phone_formatted"]
+[[redaction.extra_patterns]]
+name = "ticket"
+pattern = 'TKT-\\d{8}'
+""")
+    cfg = load_redaction_config(doc["redaction"])
+    assert cfg.pseudonymise_user_id and cfg.extra_field_names == ("otp",)
+    assert cfg.extra_patterns[0].name == "ticket"
+
+
+def test_defaults_are_on():
+    cfg = load_redaction_config(None)
+    assert cfg.enabled and not cfg.pseudonymise_user_id and cfg.token_length == 12
+
+
+@pytest.mark.parametrize("section,expected", [
+    ({"enable": False}, "unknown key 'enable'"),
+    ({"pseudonymize_user_id": True}, "unknown key 'pseudonymize_user_id'"),
+    ({"disable_rules": ["phone"]}, "disable_rules names unknown rule(s) ['phone']"),
+    ({"key": "short"}, "key must be at least 16 characters"),
+    ({"token_length": 4}, "[redaction].token_length"),
+    ({"extra_patterns": [{"name": "x", "pattern": "(unclosed"}]}, "not a valid regular expression"),
+    ({"extra_patterns": [{"name": "x", "pattern": "a", "prefilter": "(?<=a)b"}]}, "not valid RE2"),
+    ({"extra_patterns": [{"name": "email", "pattern": "a"}]}, "reuse built-in rule names"),
+    ({"extra_patterns": [{"name": "x", "pattern": "a", "flags": "i"}]}, "unknown key 'extra_patterns.0.flags'"),
+])
+def test_bad_sections_say_what_to_fix(section, expected):
+    with pytest.raises(RedactionConfigError) as info:
+        load_redaction_config(section, "trace-audit.toml")
+    assert expected in str(info.value)
+    assert "trace-audit.toml [redaction]" in str(info.value)
+
+
+def test_key_is_not_shown_in_repr():
+    cfg = RedactionConfig(key="a-very-secret-key-value")
+    assert "a-very-secret-key-value" not in repr(cfg) and "a-very-secret-key-value" not in str(cfg.model_dump())
+
+
+def test_key_file_created_once_owner_only(tmp_path):
+    db = tmp_path / "w.duckdb"
+    k1 = resolve_key(RedactionConfig(), db)
+    path = key_file_for(db)
+    assert path.exists() and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert len(k1) == 64
+    assert resolve_key(RedactionConfig(), db) == k1          # reused, not regenerated
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    other = resolve_key(RedactionConfig(), tmp_path / "other.duckdb")
+    assert other != k1                                        # per deployment
+
+
+def test_key_file_readable_by_others_is_refused(tmp_path):
+    db = tmp_path / "w.duckdb"
+    resolve_key(RedactionConfig(), db)
+    os.chmod(key_file_for(db), 0o644)
+    with pytest.raises(RedactionKeyError, match="chmod 600"):
+        resolve_key(RedactionConfig(), db)
+
+
+def test_env_key_wins_over_file_and_config_must_agree(tmp_path, monkeypatch):
+    db = tmp_path / "w.duckdb"
+    monkeypatch.setenv(KEY_ENV, "env-key-0123456789abcdef")
+    assert resolve_key(RedactionConfig(), db) == b"env-key-0123456789abcdef"
+    assert not key_file_for(db).exists()                      # no file written when a key is given
+    assert resolve_key(RedactionConfig(key="env-key-0123456789abcdef"), db) == b"env-key-0123456789abcdef"
+    with pytest.raises(RedactionKeyError, match="they differ"):
+        resolve_key(RedactionConfig(key="config-key-0123456789"), db)
+    monkeypatch.setenv(KEY_ENV, "short")
+    with pytest.raises(RedactionKeyError, match="at least 16"):
+        resolve_key(RedactionConfig(), db)
+
+
+def test_config_key_and_env_key_give_the_same_tokens(tmp_path, monkeypatch):
+    text = "mail bob@example.com"
+    from_config = Redactor(RedactionConfig(), resolve_key(RedactionConfig(key="k" * 20), tmp_path / "a.duckdb"))
+    monkeypatch.setenv(KEY_ENV, "k" * 20)
+    from_env = Redactor(RedactionConfig(), resolve_key(RedactionConfig(), tmp_path / "b.duckdb"))
+    from_file = Redactor(RedactionConfig(), resolve_key(RedactionConfig(), tmp_path / "c.duckdb"))
+    assert from_config.redact_text(text) == from_env.redact_text(text)
+    monkeypatch.delenv(KEY_ENV)
+    assert Redactor(RedactionConfig(), resolve_key(RedactionConfig(), tmp_path / "c.duckdb")).redact_text(text) \
+        != from_env.redact_text(text)
+    assert from_file.redact_text(text) == from_env.redact_text(text)  # env was set when c was resolved
+
+
+def test_disabled_means_no_redactor(tmp_path):
+    assert Redactor.for_database(RedactionConfig(enabled=False), tmp_path / "w.duckdb") is None
+    assert not key_file_for(tmp_path / "w.duckdb").exists()
+
+
+def test_in_memory_database_gets_a_throwaway_key():
+    assert resolve_key(RedactionConfig(), ":memory:") != resolve_key(RedactionConfig(), ":memory:")
