@@ -76,7 +76,8 @@ def tool_failure(content: str | None, result: Any) -> str | None:
         if err not in (None, "", False, {}, []):
             return err if isinstance(err, str) else json.dumps(err, ensure_ascii=False)
         if result.get("success") is False or result.get("isError") is True:
-            return text_or_json(result.get("message") or result.get("detail")) or content
+            said = result.get("message") or result.get("detail") or result.get("content")
+            return content_text(said) if said not in (None, "", []) else content
     return None
 
 

@@ -77,16 +77,19 @@ def has_error(value: Any) -> bool:
 
 
 def derived_task_status(step_statuses: list[str]) -> str:
-    """success: no step failed; partial: some failed, some succeeded; failed: all failed.
+    """The turn's status from its steps' statuses.
 
-    A turn with no steps is `unknown`: nothing was executed to judge it by.
+    success: every step succeeded. failed: some step failed and none succeeded.
+    partial: some failed, some succeeded. unknown: no steps at all (nothing was
+    executed to judge by), or steps whose outcome is unknown and none failed.
     """
     if not step_statuses:
         return "unknown"
-    failed = sum(1 for s in step_statuses if s == "failed")
-    if failed == 0:
-        return "success"
-    return "failed" if failed == len(step_statuses) else "partial"
+    failed = step_statuses.count("failed")
+    succeeded = step_statuses.count("success")
+    if failed:
+        return "partial" if succeeded else "failed"
+    return "success" if succeeded == len(step_statuses) else "unknown"
 
 
 def step_kind(tool: str | None) -> str:
