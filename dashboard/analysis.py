@@ -1,0 +1,195 @@
+"""Pure analysis over query results: period comparison, significance, "what changed".
+
+No Streamlit and no database here, so the dashboard pages and the weekly report
+say exactly the same thing about the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+# The flagging rule, stated once and quoted in the UI and the report.
+ALPHA = 0.01
+MIN_CALLS = 30
+TEST_NAME = "one-sided two-proportion z-test"
+TEST_RULE = f"{TEST_NAME}, p < {ALPHA:g}, at least {MIN_CALLS} calls in each period"
+
+RATES = {
+    "verified_false": ("checked", "verified=false rate"),
+    "failed": ("calls", "failure rate"),
+    "retried": ("calls", "retry rate"),
+}
+
+
+def two_proportion_z(x1: int, n1: int, x0: int, n0: int) -> tuple[float, float]:
+    """z and one-sided p for 'rate 1 is higher than rate 0' (pooled standard error)."""
+    if n1 <= 0 or n0 <= 0:
+        return 0.0, 1.0
+    pooled = (x1 + x0) / (n1 + n0)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n0))
+    if se == 0:
+        return 0.0, 1.0
+    z = (x1 / n1 - x0 / n0) / se
+    return z, 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def tool_periods(compare: pd.DataFrame) -> pd.DataFrame:
+    """tool_compare rows (tool, period, counts) -> one row per tool with cur_* and prev_* columns."""
+    cols = ["calls", "checked", "failed", "verified_false", "retried", "problems"]
+    if compare.empty:
+        return pd.DataFrame(columns=["tool"] + [f"{p}_{c}" for p in ("cur", "prev") for c in cols])
+    wide = compare.pivot_table(index="tool", columns="period", values=cols, aggfunc="sum", fill_value=0)
+    out = pd.DataFrame(index=wide.index)
+    for c in cols:
+        out[f"cur_{c}"] = wide[(c, "current")] if (c, "current") in wide.columns else 0
+        out[f"prev_{c}"] = wide[(c, "previous")] if (c, "previous") in wide.columns else 0
+    return out.reset_index().astype({f"{p}_{c}": "int64" for p in ("cur", "prev") for c in cols})
+
+
+@dataclass(frozen=True)
+class RateRise:
+    tool: str
+    measure: str          # key of RATES
+    label: str
+    cur_rate: float
+    prev_rate: float
+    cur_n: int
+    prev_n: int
+    z: float
+    p: float
+
+    def sentence(self) -> str:
+        return (f"{self.tool}: {self.label} {pct(self.prev_rate)} → {pct(self.cur_rate)} "
+                f"(z = {self.z:.1f}, p {p_text(self.p)}; {self.prev_n} → {self.cur_n} calls)")
+
+
+def significant_rises(compare: pd.DataFrame, measures=("verified_false", "failed", "retried")) -> list[RateRise]:
+    """Tools whose rate rose significantly against the previous period (see TEST_RULE)."""
+    out = []
+    for row in tool_periods(compare).itertuples(index=False):
+        for m in measures:
+            den, label = RATES[m]
+            n1, n0 = getattr(row, f"cur_{den}"), getattr(row, f"prev_{den}")
+            x1, x0 = getattr(row, f"cur_{m}"), getattr(row, f"prev_{m}")
+            if n1 < MIN_CALLS or n0 < MIN_CALLS:
+                continue
+            z, p = two_proportion_z(x1, n1, x0, n0)
+            if p < ALPHA and z > 0:
+                out.append(RateRise(row.tool, m, label, x1 / n1, x0 / n0, n1, n0, z, p))
+    return sorted(out, key=lambda r: r.p)
+
+
+def worst_tool(compare: pd.DataFrame, min_calls: int = MIN_CALLS) -> tuple[str, float, int] | None:
+    """(tool, share of calls that failed or were not verified, calls) in the period; None if no tool qualifies."""
+    wide = tool_periods(compare)
+    wide = wide[wide["cur_calls"] >= min_calls]
+    if wide.empty:
+        return None
+    rate = wide["cur_problems"] / wide["cur_calls"]
+    i = rate.idxmax()
+    if rate[i] == 0:
+        return None
+    return str(wide.loc[i, "tool"]), float(rate[i]), int(wide.loc[i, "cur_calls"])
+
+
+def kpis(kpi_rows: pd.DataFrame, stuck_now: int) -> dict[str, dict[str, float | None]]:
+    """overview_kpis rows -> {metric: {current, previous}} with the derived verified rate."""
+    rows = {r.period: r for r in kpi_rows.itertuples(index=False)}
+    out: dict[str, dict[str, float | None]] = {}
+    for metric in ("turns", "incidents", "write_steps", "verified_writes", "verified_false"):
+        out[metric] = {p: int(getattr(rows[p], metric)) if p in rows else 0 for p in ("current", "previous")}
+    out["verified_rate"] = {
+        p: (out["verified_writes"][p] / out["write_steps"][p]) if out["write_steps"][p] else None
+        for p in ("current", "previous")
+    }
+    out["stuck_now"] = {"current": stuck_now, "previous": None}
+    return out
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f}%"
+
+
+def p_text(p: float) -> str:
+    return "< 0.001" if p < 0.001 else f"= {p:.3f}"
+
+
+def change(cur: float | None, prev: float | None) -> str:
+    """'+12 (+40%)' style delta for counts."""
+    if cur is None or prev is None:
+        return ""
+    d = cur - prev
+    if prev:
+        return f"{d:+,.0f} ({d / prev:+.0%})"
+    return f"{d:+,.0f}"
+
+
+def what_changed(k: dict, rises: list[RateRise], new_versions: list[tuple[str, object]],
+                 new_fingerprints: pd.DataFrame | None = None, tz: str = "UTC") -> list[str]:
+    """One line per thing that moved, most important first."""
+    lines = []
+    for r in rises:
+        lines.append(r.sentence() + " — rose significantly")
+    for version, first in new_versions:
+        lines.append(f"agent version {version} first seen {fmt_ts(first, tz)}")
+    inc = k["incidents"]
+    if inc["current"] != inc["previous"]:
+        lines.append(f"said-but-not-done incidents {inc['previous']:,} → {inc['current']:,} "
+                     f"({change(inc['current'], inc['previous'])})")
+    vr = k["verified_rate"]
+    if vr["current"] is not None and vr["previous"] is not None and abs(vr["current"] - vr["previous"]) >= 0.005:
+        lines.append(f"verified rate of writes {pct(vr['previous'])} → {pct(vr['current'])}")
+    t = k["turns"]
+    if t["previous"] and abs(t["current"] - t["previous"]) / t["previous"] >= 0.1:
+        lines.append(f"turns {t['previous']:,} → {t['current']:,} ({change(t['current'], t['previous'])})")
+    if new_fingerprints is not None and not new_fingerprints.empty:
+        top = new_fingerprints.iloc[0]
+        lines.append(f"{len(new_fingerprints)} new error pattern(s); largest: {top['tool']}: "
+                     f"“{top['fingerprint']}” ({int(top['steps'])} steps)")
+    if not lines:
+        lines.append("nothing moved significantly against the previous period")
+    return lines
+
+
+def new_versions(options: pd.DataFrame, since, until) -> list[tuple[str, object]]:
+    """Agent versions whose first turn falls inside [since, until)."""
+    v = options[(options["facet"] == "agent_version")]
+    v = v[(v["first_ts"] >= since) & (v["first_ts"] < until)]
+    return [(str(r.value), r.first_ts) for r in v.sort_values("first_ts").itertuples(index=False)]
+
+
+def onset(version_rates: pd.DataFrame, tool: str, prev_rate: float) -> dict | None:
+    """Where a tool's verified=false jump started: the agent version with the highest rate
+    in the period that is clearly above the previous period's rate (z-test as TEST_RULE,
+    minimum calls relaxed to 10 within one version)."""
+    v = version_rates[version_rates["tool"] == tool]
+    best = None
+    for r in v.itertuples(index=False):
+        if r.checked_steps < 10:
+            continue
+        rate = r.verified_false / r.checked_steps
+        # compare against the previous period's rate as a fixed baseline
+        expected = prev_rate * r.checked_steps
+        sd = math.sqrt(max(prev_rate * (1 - prev_rate) * r.checked_steps, 1e-9))
+        z = (r.verified_false - expected) / sd
+        if z > 2.33 and (best is None or rate > best["rate"]):
+            best = {"agent_version": r.agent_version, "rate": rate, "steps": int(r.checked_steps),
+                    "verified_false": int(r.verified_false), "first_seen": r.version_first_seen,
+                    "first_in_period": r.first_seen_in_period}
+    return best
+
+
+def fmt_ts(ts, tz: str = "UTC") -> str:
+    """A stored instant as local time in `tz` (the report and pages state the zone once)."""
+    if ts is None or ts is pd.NaT or (isinstance(ts, float) and math.isnan(ts)):
+        return "—"
+    try:
+        t = pd.Timestamp(ts)
+        t = t.tz_localize("UTC") if t.tzinfo is None else t
+        suffix = " UTC" if tz == "UTC" else ""
+        return t.tz_convert(tz).strftime("%Y-%m-%d %H:%M") + suffix
+    except (ValueError, TypeError):
+        return str(ts)

@@ -1,0 +1,42 @@
+"""trace-audit dashboard: the entry script (`streamlit run`, or `trace-audit dashboard`).
+
+This file is the frame around every page: it opens the warehouse read-only for
+this run, draws the sidebar filters, picks the page and always closes the
+connection so writers are not locked out. Pages live in `views/`, one file each;
+they only render what `queries/` returns.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from trace_audit.dashboard import context, data
+from trace_audit.queries import db
+
+st.set_page_config(page_title="trace-audit", page_icon="🔎", layout="wide")
+
+PAGES = [
+    st.Page("views/overview.py", title="Overview", icon="📊", url_path="overview", default=True),
+    st.Page("views/incidents.py", title="Said but not done", icon="🗣️", url_path="incidents"),
+    st.Page("views/patterns.py", title="verified=false patterns", icon="🧩", url_path="patterns"),
+    st.Page("views/stuck.py", title="Stuck tasks", icon="⏳", url_path="stuck"),
+    st.Page("views/trends.py", title="Tool trends", icon="📈", url_path="trends"),
+    st.Page("views/investigate.py", title="Investigate", icon="🔍", url_path="investigate"),
+    st.Page("views/weekly.py", title="Weekly review", icon="🗓️", url_path="weekly"),
+    st.Page("views/rules.py", title="Rules", icon="📏", url_path="rules"),
+]
+
+page = st.navigation(PAGES)
+st.sidebar.markdown("### trace-audit")
+path = data.db_path()
+wh = None
+try:
+    wh = data.open_warehouse(path)
+    ready = context.setup(wh)
+    if ready:
+        page.run()
+except (db.DatabaseMissing, db.DatabaseBusy, db.DatabaseError) as exc:
+    context.database_problem(path, exc)
+finally:
+    if wh is not None:
+        wh.close()

@@ -1,0 +1,93 @@
+"""What every page needs for one run: the warehouse, the filters, the data clock, and the
+friendly notes for a database that is missing, busy, empty or has no rule run yet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import pandas as pd
+import streamlit as st
+
+from trace_audit.dashboard import sidebar
+from trace_audit.dashboard.analysis import fmt_ts
+from trace_audit.dashboard.data import Warehouse
+from trace_audit.queries import dashboard_queries as dq
+from trace_audit.queries import db
+
+KEY = "_ta_context"
+
+
+@dataclass
+class Context:
+    wh: Warehouse
+    filters: dq.Filters
+    now: datetime | None
+    options: pd.DataFrame
+    runs: pd.DataFrame
+
+    @property
+    def has_run(self) -> bool:
+        return self.filters.run_id is not None
+
+    def plan(self, page: str, **extra) -> dict[str, pd.DataFrame]:
+        return self.wh.plan(page, self.filters, self.now, **extra)
+
+    def frame(self, name: str, **extra) -> pd.DataFrame:
+        return self.wh.frame(name, self.filters.params(now=self.now, **extra))
+
+    def ts(self, value) -> str:
+        return fmt_ts(value, self.filters.tz)
+
+    def link_params(self, **page) -> dict[str, str]:
+        return sidebar.share_params(self.filters, **page)
+
+
+def get() -> Context:
+    return st.session_state[KEY]
+
+
+def setup(wh: Warehouse) -> bool:
+    """Sidebar + context for this run; False (after explaining) if there is nothing to show."""
+    fresh = wh.freshness or {}
+    st.sidebar.caption(f"Database: `{wh.path}`")
+    if wh.busy:
+        st.info("⏳ The database is being updated by another process (an ingest, a rule run or the OTLP "
+                "receiver). Showing what was loaded before; this page retries on the next interaction.")
+    options = wh.frame("filter_options", {})
+    runs = wh.frame("rule_runs", {})
+    if not int(fresh.get("turns") or 0) and options[options["facet"] == "span"]["n"].sum() == 0:
+        st.title("trace-audit")
+        st.info(f"The database `{wh.path}` has no agent turns yet.\n\n"
+                f"Load traces with `trace-audit ingest PATH --db {wh.path}` (or try the sample month with "
+                "`trace-audit demo`), then reload this page.")
+        return False
+    f = sidebar.filters(options, runs)
+    now = wh.call("data_clock", dq.data_clock, f.run_id)
+    st.sidebar.caption(
+        f"Newest turn: {fmt_ts(fresh.get('newest_turn'), f.tz)} · last ingest: {fmt_ts(fresh.get('last_ingest'), f.tz)}"
+        f" · last rule run: {fmt_ts(fresh.get('last_rule_run'), f.tz)} · times in {f.tz}")
+    st.session_state[KEY] = Context(wh, f, now, options, runs)
+    return True
+
+
+def no_rule_run_note() -> None:
+    ctx = get()
+    st.info("No rule run yet, so there are no findings to show. Run the rules with "
+            f"`trace-audit rules run --db {ctx.wh.path}` and reload.")
+
+
+def database_problem(path: str, exc: Exception) -> None:
+    st.title("trace-audit")
+    if isinstance(exc, db.DatabaseMissing):
+        st.info(f"There is no trace-audit database at `{path}` yet.\n\n"
+                f"Create one with `trace-audit ingest PATH --db {path}`, or load the sample month with "
+                "`trace-audit demo`. Then reload this page.")
+    elif isinstance(exc, db.DatabaseBusy):
+        st.warning(f"⏳ `{path}` is being written by another process right now (an ingest, a rule run or the "
+                   "OTLP receiver) and this view has not been cached yet. It will load as soon as the writer "
+                   "finishes.")
+        if st.button("Retry now", key="ta_retry_busy"):
+            st.rerun()
+    else:
+        st.error(f"Could not read `{path}`: {exc}")

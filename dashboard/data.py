@@ -1,0 +1,101 @@
+"""The pages' only way to the warehouse: read-only, short-lived, cached.
+
+Each script run opens one read-only connection (retrying briefly while an ingest
+or the OTLP receiver holds the write lock), reads the change marker, and closes
+the connection when the page has rendered, so a writer is never locked out for
+longer than one page render. Query results are cached with `st.cache_data`
+keyed on (path, file mtime, change marker, query, bound values): a new ingest or
+rule run changes the key, nothing else does.
+
+When the database is busy the run carries on without a connection: anything
+already cached for the last key seen is shown with an "updating" note; anything
+else raises `DatabaseBusy`, which the app turns into a friendly retry note.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import duckdb
+import pandas as pd
+import streamlit as st
+
+from trace_audit.queries import dashboard_queries as dq
+from trace_audit.queries import db
+
+WAIT_SECONDS = 2.0
+LAST_KEY = "_ta_last_db_key"
+
+
+@dataclass
+class Warehouse:
+    path: str
+    con: duckdb.DuckDBPyConnection | None
+    key: tuple
+    busy: bool = False
+    freshness: dict = field(default_factory=dict)
+
+    def frame(self, name: str, params: dict) -> pd.DataFrame:
+        return _cached_query(self.key, name, params, _wh=self)
+
+    def plan(self, page: str, filters: dq.Filters, now: datetime | None, **extra) -> dict[str, pd.DataFrame]:
+        return {k: self.frame(n, p) for k, (n, p) in dq.page_plan(page, filters, now, **extra).items()}
+
+    def call(self, fn_name: str, fn, *args):
+        """Cache any pure function of the connection (e.g. the weekly report builder)."""
+        return _cached_call(self.key, fn_name, args, _fn=fn, _wh=self)
+
+    def close(self) -> None:
+        if self.con is not None:
+            self.con.close()
+            self.con = None
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _cached_query(key: tuple, name: str, params: dict, _wh: Warehouse) -> pd.DataFrame:
+    return dq.run(_wh_connection(_wh), name, params)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _cached_call(key: tuple, fn_name: str, args: tuple, _fn, _wh: Warehouse):
+    return _fn(_wh_connection(_wh), *args)
+
+
+def _wh_connection(wh: Warehouse) -> duckdb.DuckDBPyConnection:
+    if wh.con is None:
+        raise db.DatabaseBusy(f"database {wh.path} is being written by another process; this view is not cached yet")
+    return wh.con
+
+
+def db_path() -> str:
+    return db.default_db_path()
+
+
+def open_warehouse(path: str | None = None) -> Warehouse:
+    """Open for this script run. Raises DatabaseMissing / DatabaseError (not Busy: busy returns a
+    Warehouse without a connection that serves what is cached)."""
+    path = path or db_path()
+    try:
+        con = db.connect(path, read_only=True, wait_seconds=WAIT_SECONDS)
+    except db.DatabaseBusy:
+        last = st.session_state.get(LAST_KEY)
+        return Warehouse(path, None, last or (path, "busy"), busy=True,
+                         freshness=st.session_state.get(LAST_KEY + "_fresh", {}))
+    try:
+        dq.prepare(con)
+        try:
+            mtime = os.stat(path).st_mtime_ns
+        except OSError:
+            mtime = 0
+        key = (os.path.abspath(path), mtime, db.change_marker(con))
+        fresh = dq.run(con, "freshness").iloc[0].to_dict()
+    except duckdb.Error as exc:
+        con.close()
+        raise db.DatabaseError(
+            f"{path} is not a trace-audit database or is damaged ({exc}). "
+            f"Build one with: trace-audit ingest PATH --db {path}") from exc
+    st.session_state[LAST_KEY] = key
+    st.session_state[LAST_KEY + "_fresh"] = fresh
+    return Warehouse(path, con, key, freshness=fresh)

@@ -1,0 +1,51 @@
+"""Overview: the chosen period against the one before it."""
+
+import streamlit as st
+
+from trace_audit.dashboard import analysis, charts, context
+
+ctx = context.get()
+f = ctx.filters
+st.title("Overview")
+st.caption(f"{f.since} – {f.until} ({f.days} days) against the {f.days} days before · times in {f.tz}")
+
+d = ctx.plan("overview")
+k = analysis.kpis(d["kpis"], int(d["stuck"]["stuck"].iloc[0]))
+worst = analysis.worst_tool(d["tools"])
+
+
+def metric(col, label, key, fmt="count", help=None):
+    cur, prev = k[key]["current"], k[key]["previous"]
+    if fmt == "rate":
+        value = analysis.pct(cur)
+        delta = None if cur is None or prev is None else f"{100 * (cur - prev):+.1f} pts"
+    else:
+        value = f"{cur:,}"
+        delta = None if prev is None else analysis.change(cur, prev)
+    col.metric(label, value, delta, delta_color="normal" if key in ("turns", "verified_rate") else "inverse",
+               help=help)
+
+
+c = st.columns(6)
+metric(c[0], "Turns", "turns")
+metric(c[1], "Said but not done", "incidents",
+       help="said_but_not_done findings of the selected rule run whose reply falls in the period")
+metric(c[2], "Verified rate of writes", "verified_rate", "rate",
+       help="write steps that succeeded and were confirmed by read-back")
+metric(c[3], "verified=false", "verified_false")
+metric(c[4], "Stuck now", "stuck_now", help=f"turns still running {f.stuck_minutes}+ minutes before {ctx.ts(ctx.now)}")
+c[5].metric("Worst tool", worst[0] if worst else "—",
+            f"{analysis.pct(worst[1])} of {worst[2]:,} calls bad" if worst else None, delta_color="off",
+            help=f"highest share of calls that failed or were not verified (at least {analysis.MIN_CALLS} calls)")
+if not ctx.has_run:
+    context.no_rule_run_note()
+
+st.subheader("Daily trend")
+st.plotly_chart(charts.daily_overview(d["daily"]), key="overview_daily")
+
+st.subheader("What changed")
+rises = analysis.significant_rises(d["tools"])
+versions = analysis.new_versions(ctx.options, f.params()["since"], f.params()["until"])
+for line in analysis.what_changed(k, rises, versions, tz=f.tz):
+    st.markdown(f"- {line}")
+st.caption(f"Rates are flagged with a {analysis.TEST_RULE}.")

@@ -1,0 +1,73 @@
+"""Weekly review: one ISO week against the week before, and the same report to download."""
+
+from datetime import timedelta
+
+import streamlit as st
+
+from trace_audit.dashboard import analysis, charts, context, sidebar
+from trace_audit.queries import report
+
+ctx = context.get()
+f = ctx.filters
+st.title("Weekly review")
+
+span = ctx.options[ctx.options["facet"] == "span"].iloc[0]
+first, last = sidebar.local_day(span["first_ts"], f.tz), sidebar.local_day(span["last_ts"], f.tz)
+weeks = []
+day = first - timedelta(days=first.weekday())
+while day <= last:
+    iso = day.isocalendar()
+    weeks.append(f"{iso.year}-W{iso.week:02d}")
+    day += timedelta(days=7)
+weeks.reverse()
+wanted = sidebar.page_param("week")
+week = st.selectbox("ISO week", weeks, index=weeks.index(wanted) if wanted in weeks else 0, key="ta_week")
+sidebar.set_page_params(week=week)
+
+rep = ctx.wh.call("weekly_report", report.build_weekly, week, f.tz, f.run_id)
+st.caption(f"{rep.since} – {rep.until} ({f.tz}) against the week before · rule run {rep.run_id or '—'}")
+
+k = rep.kpis
+c = st.columns(5)
+for col, (key, label, kind) in zip(c, report.KPI_ROWS):
+    cur, prev = k[key]["current"], k[key]["previous"]
+    if kind == "rate":
+        col.metric(label, analysis.pct(cur), None if cur is None or prev is None else f"{100 * (cur - prev):+.1f} pts")
+    else:
+        col.metric(label, f"{cur:,}", None if prev is None else analysis.change(cur, prev),
+                   delta_color="normal" if key == "turns" else "inverse")
+
+st.subheader("What changed")
+for line in rep.headline:
+    st.markdown(f"- {line}")
+for s in rep.jump_sentences():
+    st.error(s, icon="🚩")
+st.caption(f"Flagging rule: {analysis.TEST_RULE}.")
+
+left, right = st.columns(2)
+with left:
+    st.plotly_chart(charts.daily_overview(rep.daily), key="weekly_daily")
+with right:
+    st.plotly_chart(charts.weekly_tool_rates(rep.tools), key="weekly_tools")
+
+for title, header, rows, none in report.sections(rep, base_url=None):
+    st.subheader(title)
+    if not rows:
+        st.caption(none)
+        continue
+    st.dataframe([dict(zip(header, [c[0] if isinstance(c, tuple) else c for c in r])) for r in rows],
+                 hide_index=True)
+    if title.startswith("Top incidents") and len(rep.incidents):
+        first_task = rep.incidents["task_id"].dropna()
+        if len(first_task):
+            st.page_link("views/investigate.py", label=f"Investigate the newest incident ({first_task.iloc[0]}) →",
+                         icon="🔍", query_params=ctx.link_params(task=first_task.iloc[0]))
+
+st.subheader("Download")
+c1, c2 = st.columns(2)
+# Rendered only when clicked: the HTML carries plotly.js inline (several MB).
+c1.download_button("Markdown report", lambda: report.to_markdown(rep), file_name=f"trace-audit-{rep.week}.md",
+                   mime="text/markdown", on_click="ignore")
+c2.download_button("HTML report (self-contained)", lambda: report.to_html(rep),
+                   file_name=f"trace-audit-{rep.week}.html", mime="text/html", on_click="ignore")
+st.caption(f"Same report from the command line: `trace-audit report --week {rep.week} --format html --out report.html`")

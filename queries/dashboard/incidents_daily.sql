@@ -1,0 +1,11 @@
+-- incidents_daily: said-but-not-done findings per local day and kind.
+SELECT CAST(f.event_time + to_seconds($tz_offset_s) AS DATE) AS day,
+       coalesce(json_extract_string(f.evidence, '$.kind'), 'unknown') AS kind,
+       count(*) AS incidents
+FROM findings f LEFT JOIN tasks t ON t.task_id = f.task_id
+WHERE f.run_id = $run_id AND f.rule_id = 'said_but_not_done'
+  AND f.event_time >= $since AND f.event_time < $until
+  AND ($agent_version IS NULL OR t.agent_version = $agent_version)
+  AND ($tool IS NULL OR f.task_id IN (SELECT task_id FROM steps WHERE tool = $tool))
+GROUP BY ALL
+ORDER BY day, kind

@@ -1,0 +1,18 @@
+-- macros: session-local helpers for the dashboard queries (temp macros work on
+-- read-only connections and leave the warehouse untouched).
+
+-- error_fingerprint: an error message with what varies per call removed, so the same
+-- fault groups together: quoted strings -> <s>, uuids and long hex ids -> <id>,
+-- numbers, dates and times (with their separators) -> <n>; whitespace collapsed.
+CREATE OR REPLACE TEMP MACRO error_fingerprint(e) AS CASE
+    WHEN e IS NULL OR trim(e) = '' THEN '(no error text)'
+    ELSE left(trim(regexp_replace(
+        regexp_replace(
+          regexp_replace(
+            regexp_replace(regexp_replace(e, '"[^"]*"|“[^”]*”|「[^」]*」', '<s>', 'g'),
+                           -- a single-quoted string may hold apostrophes (Jordan's)
+                           '(^|[^A-Za-z])''(?:[^'']|''[A-Za-z])*''', '\1<s>', 'g'),
+            '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|\b[0-9a-fA-F]*[0-9][0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*\b|\b[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*[0-9][0-9a-fA-F]*\b', '<id>', 'g'),
+          '[0-9]+([-:/.T ][0-9]+)*', '<n>', 'g'),
+        '\s+', ' ', 'g')), 200)
+    END;
