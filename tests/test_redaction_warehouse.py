@@ -1,0 +1,249 @@
+"""Redaction between decoding and the upsert, on a real DuckDB warehouse.
+
+The records are shaped like seed-004 table dumps (agent_task, agent_step,
+audit_logs, messages) plus a canonical step carrying OTel-style attributes and
+a record the readers reject (it lands in ingest_errors). `_load` is the
+loader's per-frame path with the one redaction call added; once the loader
+calls `Redactor.redact_decoded` itself these tests can use `ingest()` directly.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from trace_audit.ingest import loader
+from trace_audit.ingest.decoder import Decoder
+from trace_audit.ingest.framing import frames
+from trace_audit.ingest.redaction import (
+    JSON_COLUMNS,
+    TEXT_COLUMNS,
+    USER_ID_COLUMNS,
+    RedactionConfig,
+    RedactionReport,
+    Redactor,
+    redact_tables,
+    redaction_report,
+)
+from trace_audit.queries import db
+
+KEY = b"warehouse-test-key-0123456789"
+
+EMAILS = ["li.lei@example.com", "Han.Meimei@Mail.Example.CN", "ops+alerts@corp.example.org"]
+PHONES = ["13800138000", "+86 139-1234-5678", "+44 20 7946 0958", "(415) 555-2671"]
+PHONE_DIGITS = ["13912345678", "2079460958", "4155552671"]
+CARD = "6212 2622 0123 4567 891"
+SECRETS = ["sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv", "hunter2-Pa55w0rd", "sid=9f8e7d6c5b4a",
+           "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1LTcifQ.c2lnbmF0dXJlLXZhbHVlLXh5eg", "AbCdEf0123456789xyz"]
+ORIGINALS = EMAILS + PHONES + PHONE_DIGITS + [CARD, CARD.replace(" ", "")] + SECRETS
+
+
+def seed004_records() -> list[dict]:
+    return [
+        {"id": 101, "user_id": 7, "conversation_id": "c-000123", "goal": f"提醒我明早8点给 {EMAILS[0]} 回邮件",
+         "status": "SUCCESS", "total_steps": 2, "success_steps": 1, "replanned": 0,
+         "create_time": "2026-11-08 07:59:58", "finish_time": "2026-11-08 08:00:03",
+         "final_answer": f"好的,已为您创建提醒,并把确认发到 {EMAILS[0]},短信发到 {PHONES[0]}。"},
+        {"id": 9001, "task_id": 101, "seq": 1, "tool": "create_reminder",
+         "args_json": json.dumps({"title": "回邮件", "time": "2026-11-09 08:00:00", "notify": {"sms": PHONES[1]},
+                                  "api_key": SECRETS[0]}, ensure_ascii=False),
+         "reason": f"user asked; contact {EMAILS[1]}", "status": "SUCCESS", "verified": 1, "attempts": 1,
+         "error": None, "detail": "已创建 reminder_id=88231", "create_time": "2026-11-08 08:00:01"},
+        {"id": 9002, "task_id": 101, "seq": 2, "tool": "send_message",
+         "args_json": json.dumps({"to": PHONES[2], "headers": {"Authorization": f"Bearer {SECRETS[4]}",
+                                                               "Cookie": SECRETS[2]},
+                                  "body": f"card {CARD} on file"}),
+         "reason": "confirm", "status": "FAILED", "verified": 0, "attempts": 2,
+         "error": f"401 from gateway: password={SECRETS[1]} rejected; jwt {SECRETS[3]}",
+         "detail": "未创建", "create_time": "2026-11-08 08:00:02"},
+        {"id": 5001, "user_id": 7, "task_id": 101, "action": "create_reminder", "result": "SUCCESS",
+         "create_time": "2026-11-08 08:00:01", "detail": f"notified {PHONES[3]}"},
+        {"id": 5002, "user_id": 7, "task_id": 101, "action": "send_message", "result": "FAIL",
+         "create_time": "2026-11-08 08:00:02", "detail": None},
+        {"id": 7001, "conversation_id": "c-000123", "user_id": 7, "role": "user",
+         "content": f"明早8点提醒我回复 {EMAILS[0]},我的手机 {PHONES[0]}", "create_time": "2026-11-08 07:59:50"},
+        {"id": 7002, "conversation_id": "c-000123", "user_id": 7, "role": "assistant", "task_id": 101,
+         "content": f"好的,已为您创建提醒,确认已发到 {EMAILS[0]}。", "create_time": "2026-11-08 08:00:03"},
+        # A second user whose id is an email address (some systems key users that way).
+        {"id": 102, "user_id": EMAILS[2], "conversation_id": "c-000124", "goal": "list my reminders",
+         "status": "SUCCESS", "total_steps": 1, "success_steps": 1, "create_time": "2026-11-08 09:00:00"},
+        {"id": 7003, "conversation_id": "c-000124", "user_id": EMAILS[2], "role": "user",
+         "content": "list my reminders", "create_time": "2026-11-08 08:59:58"},
+        {"id": 5003, "user_id": EMAILS[2], "task_id": 102, "action": "list_reminders", "result": "SUCCESS",
+         "create_time": "2026-11-08 09:00:00"},
+    ]
+
+
+def canonical_records() -> list[dict]:
+    return [
+        {"record": "step", "task_id": "102", "seq": 1, "tool": "list_reminders", "status": "success",
+         "verified": True, "args": json.dumps({"filter": "today"}),
+         "metadata": {"http.request.header.authorization": [f"Bearer {SECRETS[4]}"],
+                      "gen_ai.usage.input_tokens": 812, "user.id": EMAILS[2],
+                      "gen_ai.tool.call.arguments": json.dumps({"owner": EMAILS[1], "password": SECRETS[1]})}},
+        # Unrecognised: quarantined with its raw text, which must not keep the email.
+        {"unknown_shape": True, "contact": EMAILS[1], "token": SECRETS[0]},
+    ]
+
+
+@pytest.fixture
+def inputs(tmp_path) -> list[str]:
+    a = tmp_path / "seed004.jsonl"
+    a.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in seed004_records()) + "\n", "utf-8")
+    b = tmp_path / "canonical.jsonl"
+    b.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in canonical_records()) + "\n", "utf-8")
+    return [str(a), str(b)]
+
+
+def _load(paths: list[str], db_path: str, redactor: Redactor | None) -> RedactionReport:
+    total = RedactionReport()
+    con = db.connect(db_path)
+    decoder = Decoder("Asia/Shanghai")
+    try:
+        for path in paths:
+            con.execute("BEGIN TRANSACTION")
+            with open(path, "rb") as fh:
+                for frame in frames(fh):
+                    decoded = decoder.decode(frame, path)
+                    if redactor is not None:
+                        decoded, report = redactor.redact_decoded(decoded)  # the one added line
+                        total.merge(report)
+                    for table, rows in decoded.tables.items():
+                        loader._upsert(con, table, rows)
+                    if decoded.errors:
+                        loader._quarantine(con, path, "sha", decoded.errors)
+            con.execute("COMMIT")
+    finally:
+        decoder.close()
+        con.close()
+    return total
+
+
+def _text_columns(con) -> list[tuple[str, str]]:
+    return con.execute(
+        "SELECT table_name, column_name FROM information_schema.columns "
+        "WHERE table_schema = 'main' AND data_type IN ('VARCHAR', 'JSON') ORDER BY ALL"
+    ).fetchall()
+
+
+def _survivors(db_path: str, needles: list[str]) -> list[tuple[str, str, str]]:
+    con = db.connect(db_path, read_only=True)
+    try:
+        found = []
+        for table, column in _text_columns(con):
+            values = [v for v, in con.execute(f'SELECT CAST("{column}" AS VARCHAR) FROM "{table}"').fetchall() if v]
+            found += [(table, column, n) for n in needles if any(n in v for v in values)]
+        return found
+    finally:
+        con.close()
+
+
+def test_no_original_survives_in_any_text_column(inputs, tmp_path):
+    plain, redacted = str(tmp_path / "plain.duckdb"), str(tmp_path / "redacted.duckdb")
+    _load(inputs, plain, None)
+    report = _load(inputs, redacted, Redactor(RedactionConfig(), KEY))
+    # The fixture really does hold every original when stored without redaction...
+    assert {n for _t, _c, n in _survivors(plain, ORIGINALS)} >= set(EMAILS + PHONES + SECRETS + [CARD])
+    # ...and none of it with redaction, in any VARCHAR or JSON column of any table.
+    assert _survivors(redacted, ORIGINALS) == []
+    assert report.counts["email"] >= 8 and report.counts["phone_cn"] >= 2
+    assert {"field:api_key", "field:authorization", "field:cookie", "field:password", "card", "jwt",
+            "secret_assignment", "phone_intl", "phone_formatted"} <= set(report.counts)
+    assert report.by_column["ingest_errors.raw"]
+
+
+def test_columns_rules_read_are_untouched(inputs, tmp_path):
+    plain, redacted = str(tmp_path / "plain.duckdb"), str(tmp_path / "redacted.duckdb")
+    _load(inputs, plain, None)
+    _load(inputs, redacted, Redactor(RedactionConfig(), KEY))
+    con = db.connect(redacted)
+    try:
+        con.execute(f"ATTACH '{plain}' AS plain (READ_ONLY)")
+        for table in ("tasks", "steps", "messages", "audit_logs"):
+            changeable = set(TEXT_COLUMNS[table]) | set(JSON_COLUMNS[table]) | set(USER_ID_COLUMNS.get(table, ()))
+            cols = [c for c, in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_catalog = current_database() "
+                "AND table_name = ? ORDER BY ordinal_position", [table]).fetchall() if c not in changeable]
+            sel = ", ".join(f'"{c}"' for c in cols)
+            diff = con.execute(f"SELECT count(*) FROM ((SELECT {sel} FROM plain.{table}) "
+                               f"EXCEPT ALL (SELECT {sel} FROM {table}))").fetchall()[0][0]
+            rows = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+            assert diff == 0 and rows > 0, table
+        # Claim words and outcome details survive; only the spans changed.
+        answer, = con.execute("SELECT final_answer FROM tasks WHERE task_id = '101'").fetchone()
+        assert answer.startswith("好的,已为您创建提醒,并把确认发到 «email:") and answer.endswith("»。")
+        assert con.execute("SELECT detail FROM steps WHERE seq = 2 AND task_id = '101'").fetchone()[0] == "未创建"
+        args = json.loads(con.execute("SELECT args FROM steps WHERE task_id = '101' AND seq = 1").fetchone()[0])
+        assert args["title"] == "回邮件" and args["time"] == "2026-11-09 08:00:00"
+        # The same email is the same token in every table: goal, reply, message, JSON.
+        token = con.execute("SELECT regexp_extract(goal, '«email:[0-9a-f]+»') FROM tasks WHERE task_id = '101'").fetchone()[0]
+        assert token
+        for q in ("SELECT count(*) FROM messages WHERE contains(content, ?)",
+                  "SELECT count(*) FROM tasks WHERE contains(final_answer, ?)"):
+            assert con.execute(q, [token]).fetchone()[0] >= 1
+        # A user id that is itself an email keeps joining, as its email token.
+        uid = con.execute("SELECT user_id FROM tasks WHERE task_id = '102'").fetchone()[0]
+        assert uid.startswith("«email:")
+        assert con.execute("SELECT count(*) FROM audit_logs a JOIN tasks t USING (user_id) WHERE t.task_id = '102'"
+                           ).fetchone()[0] == 1
+        meta = json.loads(con.execute("SELECT metadata FROM steps WHERE task_id = '102'").fetchone()[0])
+        assert meta["user.id"] == uid and meta["gen_ai.usage.input_tokens"] == 812
+    finally:
+        con.close()
+
+
+def test_pseudonymised_user_ids_still_join(inputs, tmp_path):
+    plain, redacted = str(tmp_path / "plain.duckdb"), str(tmp_path / "pseudo.duckdb")
+    _load(inputs, plain, None)
+    report = _load(inputs, redacted, Redactor(RedactionConfig(pseudonymise_user_id=True), KEY))
+    join = ("SELECT t.task_id, count(DISTINCT m.message_id), count(DISTINCT a.audit_id) FROM tasks t "
+            "JOIN messages m ON m.user_id = t.user_id JOIN audit_logs a ON a.user_id = t.user_id "
+            "GROUP BY ALL ORDER BY ALL")
+    results = []
+    for path in (plain, redacted):
+        con = db.connect(path, read_only=True)
+        try:
+            results.append(con.execute(join).fetchall())
+            users = [u for u, in con.execute("SELECT DISTINCT user_id FROM tasks ORDER BY 1").fetchall()]
+        finally:
+            con.close()
+    assert results[0] == results[1] and len(results[0]) == 2
+    assert all(u.startswith("«user:") for u in users) and len(users) == 2
+    assert report.counts["user_id"] == 2 + 3 + 3 + 1  # tasks, messages, audit_logs rows, one `user.id` in JSON
+    con = db.connect(redacted, read_only=True)
+    try:
+        uid = con.execute("SELECT user_id FROM tasks WHERE task_id = '102'").fetchone()[0]
+        meta = json.loads(con.execute("SELECT metadata FROM steps WHERE task_id = '102'").fetchone()[0])
+        assert meta["user.id"] == uid  # user ids inside JSON get the same pseudonym
+    finally:
+        con.close()
+    assert _survivors(redacted, ["li.lei", EMAILS[2]]) == []
+
+
+def _decoded_tables(paths: list[str]) -> dict[str, pa.Table]:
+    decoder = Decoder("Asia/Shanghai")
+    tables: dict[str, list[pa.Table]] = {}
+    try:
+        for path in paths:
+            with open(path, "rb") as fh:
+                for frame in frames(fh):
+                    for t, rows in decoder.decode(frame, path).tables.items():
+                        tables.setdefault(t, []).append(rows)
+    finally:
+        decoder.close()
+    return {t: pa.concat_tables(parts) for t, parts in tables.items()}
+
+
+def test_dry_run_counts_equal_real_counts_and_change_nothing(inputs):
+    tables = _decoded_tables(inputs)
+    for cfg in (RedactionConfig(), RedactionConfig(pseudonymise_user_id=True)):
+        dry = redaction_report(tables, cfg, KEY)
+        out, real = redact_tables(tables, cfg, KEY)
+        assert dry.as_dict() == real.as_dict() and dry.total > 10
+        assert all(out[t] != tables[t] for t in ("tasks", "steps", "messages"))
+    assert redact_tables(tables, RedactionConfig(enabled=False), KEY) == (tables, RedactionReport())
+    again = _decoded_tables(inputs)
+    assert all(again[t].equals(tables[t]) for t in tables)  # the dry run left its input alone
