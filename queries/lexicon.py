@@ -58,7 +58,13 @@ def load_lists(path: Path = LEXICON_FILE) -> tuple[dict[str, list[str]], dict[st
     return lists, macros
 
 
+_CHECKED: set[str] = set()  # fragments RE2 already accepted in this process
+
+
 def _check(fragments: list[tuple[str, str]]) -> None:
+    fragments = [(w, f) for w, f in fragments if f not in _CHECKED]
+    if not fragments:
+        return
     con = duckdb.connect()
     try:
         for where, frag in fragments:
@@ -66,6 +72,7 @@ def _check(fragments: list[tuple[str, str]]) -> None:
                 con.execute("SELECT regexp_matches('', ?)", [frag]).fetchall()
             except duckdb.Error as exc:
                 raise LexiconError(f"lexicon {where}: not a valid RE2 pattern: {frag!r} ({exc})") from None
+            _CHECKED.add(frag)
     finally:
         con.close()
 

@@ -9,13 +9,9 @@ import duckdb
 
 
 def _dicts(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
-    cur = con.cursor()
-    try:
-        res = cur.execute(sql)
-        names = [d[0] for d in res.description]
-        return [dict(zip(names, row)) for row in res.fetchall()]
-    finally:
-        cur.close()
+    res = con.execute(sql)  # not a cursor: the turn model temp tables live on this connection
+    names = [d[0] for d in res.description]
+    return [dict(zip(names, row)) for row in res.fetchall()]
 
 
 def iter_turns(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:

@@ -1,0 +1,36 @@
+"""`trace-audit explain TASK_ID [--now TS] [--run ID]`"""
+
+from __future__ import annotations
+
+from trace_audit.cli.errors import UserError
+from trace_audit.cli.main import add_db_option
+
+
+def register(sub) -> None:
+    p = sub.add_parser("explain", help="one turn: every rule's verdict, the decision, reply, steps and audit rows")
+    add_db_option(p)
+    p.add_argument("task_id")
+    p.add_argument("--now", help="evaluate as of this time (default: the wall clock)")
+    p.add_argument("--run", dest="run_id", default=None, help="show a stored run's findings instead of evaluating live")
+    p.add_argument("--config", metavar="FILE")
+    p.add_argument("--rules-dir", metavar="DIR")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from trace_audit.cli.cmd_rules import _plan_errors, parse_ts
+    from trace_audit.queries import db
+    from trace_audit.queries.explain import TaskNotFound, explain, render_text
+    from trace_audit.queries.runs import RunNotFound
+
+    con = db.connect(args.db, read_only=True, wait_seconds=5)
+    try:
+        try:
+            e = explain(con, args.task_id, now=parse_ts(args.now, "--now"), config=args.config,
+                        run_id=args.run_id, rules_dir=args.rules_dir)
+        except (TaskNotFound, RunNotFound, *_plan_errors()) as exc:
+            raise UserError(str(exc)) from None
+    finally:
+        con.close()
+    print(render_text(e))
+    return 0

@@ -1,0 +1,57 @@
+"""`trace-audit findings [--run ID] [--rule ID] [--severity S] [--format table|jsonl|csv]`"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+
+from trace_audit.cli.errors import UserError
+from trace_audit.cli.main import add_db_option
+
+COLUMNS = ["run_id", "rule_id", "severity", "task_id", "conversation_id", "user_id", "seq", "event_time",
+           "message", "evidence"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser("findings", help="list the findings of a rule run (latest by default)")
+    add_db_option(p)
+    p.add_argument("--run", dest="run_id", default=None, help="run id or unique prefix (default: the latest run)")
+    p.add_argument("--rule", default=None, help="only this rule")
+    p.add_argument("--severity", choices=["info", "warn", "review", "block"], default=None)
+    p.add_argument("--task", default=None, help="only this task")
+    p.add_argument("--format", choices=["table", "jsonl", "csv"], default="table")
+    p.add_argument("--limit", type=int, default=None, help="at most this many rows")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from trace_audit.queries import db, runs
+
+    con = db.connect(args.db, read_only=True, wait_seconds=5)
+    try:
+        try:
+            rows = runs.findings(con, args.run_id, args.rule, args.severity, args.task, args.limit)
+        except runs.RunNotFound as exc:
+            raise UserError(str(exc)) from None
+    finally:
+        con.close()
+    if args.format == "jsonl":
+        for r in rows:
+            r = dict(r, evidence=json.loads(r["evidence"]) if r["evidence"] else None,
+                     event_time=r["event_time"].isoformat() if r["event_time"] else None)
+            print(json.dumps(r, ensure_ascii=False))
+    elif args.format == "csv":
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(COLUMNS)
+        for r in rows:
+            w.writerow([r[c].isoformat() if c == "event_time" and r[c] else r[c] for c in COLUMNS])
+    else:
+        for r in rows:
+            when = r["event_time"].strftime("%Y-%m-%d %H:%M:%S") if r["event_time"] else "-"
+            where = f"task {r['task_id']}" if r["task_id"] else "no task"
+            msg = r["message"] if len(r["message"] or "") <= 140 else r["message"][:137] + "..."
+            print(f"{when}  {r['severity']:<6} {r['rule_id']:<22} {where} conv {r['conversation_id']}"
+                  + (f" #{r['seq']}" if r["seq"] is not None else "") + f"  {msg}")
+        print(f"{len(rows)} finding(s)", file=sys.stderr)
+    return 0

@@ -1,0 +1,159 @@
+"""`trace-audit rules run|list|check|diff`"""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timezone
+
+from trace_audit.cli.errors import UserError
+from trace_audit.cli.main import add_db_option
+
+
+def parse_ts(text: str | None, what: str) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        ts = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise UserError(f"{what}: expected an ISO 8601 time such as 2026-11-30T00:00:00+08:00, got {text!r}") from None
+    return ts if ts.tzinfo else ts.replace(tzinfo=timezone.utc)
+
+
+def _config_opts(p) -> None:
+    p.add_argument("--config", metavar="FILE", help="trace-audit.toml (default: ./trace-audit.toml if present)")
+    p.add_argument("--rules-dir", metavar="DIR", help="extra rules (.sql and .py) to load")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("rules", help="run, list, check and compare the verification rules",
+                       description="The rule engine: rules are .sql files in queries/rules/ (see docs/rules.md).")
+    rs = p.add_subparsers(dest="rules_command", metavar="ACTION")
+
+    run = rs.add_parser("run", help="run the rules over the warehouse and store the findings")
+    add_db_option(run)
+    _config_opts(run)
+    run.add_argument("--now", help="evaluate as of this time (default: the wall clock, printed)")
+    run.add_argument("--since", help="keep findings whose event time is >= this")
+    run.add_argument("--until", help="keep findings whose event time is < this")
+    run.add_argument("--rule", action="append", metavar="ID", help="run only this rule (repeatable)")
+    run.set_defaults(run=_run)
+
+    ls = rs.add_parser("list", help="the rules, their severity and whether they are enabled")
+    _config_opts(ls)
+    ls.set_defaults(run=_list)
+
+    ck = rs.add_parser("check", help="lint rule headers and run every rule's fixtures (no database needed)")
+    _config_opts(ck)
+    ck.set_defaults(run=_check)
+
+    df = rs.add_parser("diff", help="new / resolved findings per rule between two runs")
+    add_db_option(df)
+    df.add_argument("run_a")
+    df.add_argument("run_b", nargs="?", default="latest")
+    df.set_defaults(run=_diff)
+    p.set_defaults(run=lambda a: (p.print_help(), 2)[1])
+
+
+def _plan_errors():
+    from trace_audit.queries.config import ConfigError
+    from trace_audit.queries.engine import EngineError
+    from trace_audit.queries.rulefile import RuleLoadError
+
+    return (ConfigError, EngineError, RuleLoadError)
+
+
+def _run(args) -> int:
+    from trace_audit.queries import db
+    from trace_audit.queries.engine import run_rules
+
+    now = parse_ts(args.now, "--now")
+    if now is None:
+        now = datetime.now(timezone.utc).replace(microsecond=0)
+        print(f"--now not given: evaluating at the wall clock, {now.isoformat()}", file=sys.stderr)
+    con = db.connect(args.db, wait_seconds=10)
+    try:
+        try:
+            result = run_rules(con, now=now, since=parse_ts(args.since, "--since"),
+                               until=parse_ts(args.until, "--until"), rule_ids=args.rule,
+                               config=args.config, rules_dir=args.rules_dir)
+        except _plan_errors() as exc:
+            raise UserError(str(exc)) from None
+    finally:
+        con.close()
+    width = max([len(o.id) for o in result.rules] + [4])
+    for o in result.rules:
+        state = f"FAILED: {o.error}" if o.error else f"{o.findings:>7,}"
+        print(f"{o.id:<{width}}  {o.severity:<6}  {state}")
+    print(f"run {result.run_id}: {result.finding_count:,} findings from {len(result.rules)} rules "
+          f"in {result.seconds:.2f}s (now={result.now.isoformat()})")
+    if result.failed:
+        print(f"{len(result.failed)} rule(s) failed: {', '.join(r for r, _ in result.failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _list(args) -> int:
+    try:
+        from trace_audit.queries.engine import plan_run
+
+        plan = plan_run(args.config, None, args.rules_dir)
+    except _plan_errors() as exc:
+        raise UserError(str(exc)) from None
+    from trace_audit.queries.rulefile import load_rules
+
+    enabled = {r.id for r in plan.rules}
+    dirs = [d for d in (plan.config.resolved_rules_dir(), args.rules_dir) if d]
+    rules = [r for r in load_rules(dirs) if not r.is_model]
+    width = max(len(r.id) for r in rules)
+    for r in rules:
+        on = "on " if r.id in enabled else "off"
+        print(f"{r.id:<{width}}  {plan.severity[r.id]:<6}  {on}  {r.header.title}")
+    return 0
+
+
+def _check(args) -> int:
+    from pathlib import Path
+
+    from trace_audit.queries.fixtures import discover, run_fixture
+    from trace_audit.queries.rulefile import load_rules
+
+    try:
+        from trace_audit.queries.engine import plan_run
+
+        plan = plan_run(args.config, None, args.rules_dir)
+    except _plan_errors() as exc:
+        raise UserError(str(exc)) from None
+    extra = [Path(args.rules_dir)] if args.rules_dir else []
+    rules = [r for r in load_rules(extra) if not r.is_model]
+    fixtures = discover(extra)
+    problems = 0
+    for r in rules:
+        files = fixtures.get(r.id, [])
+        if not any(f.name.startswith("fire") for f in files) or not any(f.name.startswith("pass") for f in files):
+            print(f"MISSING {r.id}: needs fixtures/{r.id}/fire_*.jsonl and pass_*.jsonl")
+            problems += 1
+        for f in files:
+            res = run_fixture(r.id, f, extra)
+            print(f"{'ok     ' if res.ok else 'FAILED '} {r.id}/{f.name}: {res.detail}")
+            problems += 0 if res.ok else 1
+    print(f"{len(rules)} rules, headers valid; {problems} problem(s); config {plan.config.digest()[:12]}")
+    return 1 if problems else 0
+
+
+def _diff(args) -> int:
+    from trace_audit.queries import db, runs
+
+    con = db.connect(args.db, read_only=True, wait_seconds=5)
+    try:
+        try:
+            a, b, rows = runs.diff(con, args.run_a, args.run_b)
+        except runs.RunNotFound as exc:
+            raise UserError(str(exc)) from None
+    finally:
+        con.close()
+    print(f"A = {a}\nB = {b}")
+    width = max([len(r["rule_id"]) for r in rows] + [4])
+    print(f"{'rule':<{width}}  {'A':>7}  {'B':>7}  {'new':>7}  {'resolved':>8}")
+    for r in rows:
+        print(f"{r['rule_id']:<{width}}  {r['in_a']:>7,}  {r['in_b']:>7,}  {r['new']:>7,}  {r['resolved']:>8,}")
+    return 0

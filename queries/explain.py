@@ -1,0 +1,128 @@
+"""`explain TASK_ID`: one turn, every rule's verdict on it, and the evidence behind them.
+
+In the spirit of the verification-framework report: each enabled rule PASS or
+FAIL with severity and message, the decision (worst failed severity, allow
+when none), then the reply, the steps (status / verified / attempts / error)
+and the linked audit rows. Rules are evaluated live (temp tables only, so a
+read-only connection is enough) unless a stored run is named.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import duckdb
+
+from trace_audit.queries.engine import execute_plan, plan_run
+from trace_audit.queries.rulefile import SEVERITY_RANK
+from trace_audit.queries.runs import _dicts, resolve_run
+
+
+class TaskNotFound(Exception):
+    pass
+
+
+@dataclass
+class Verdict:
+    rule_id: str
+    severity: str
+    passed: bool
+    messages: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class Explanation:
+    task: dict[str, Any]
+    verdicts: list[Verdict]
+    decision: str
+    replies: list[dict[str, Any]]
+    steps: list[dict[str, Any]]
+    audits: list[dict[str, Any]]
+    source: str  # "live (now=...)" or "run <id>"
+
+
+def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None = None, config=None,
+            run_id: str | None = None, rules_dir=None) -> Explanation:
+    tasks = _dicts(con, "SELECT * FROM tasks WHERE task_id = ?", [task_id])
+    if not tasks:
+        raise TaskNotFound(f"no task {task_id!r} in the warehouse (task ids are as ingested; "
+                           "tau-bench runs look like tau:retail:12:0)")
+    task = tasks[0]
+    plan = plan_run(config, None, rules_dir, now)
+    if run_id:
+        rid = resolve_run(con, run_id)
+        rows = _dicts(con, "SELECT rule_id, severity, message FROM findings WHERE run_id = ? AND task_id = ? "
+                           "ORDER BY rule_id, seq NULLS LAST", [rid, task_id])
+        stored = json.loads(con.execute("SELECT rules FROM rule_runs WHERE run_id = ?", [rid]).fetchall()[0][0])
+        outcomes = [(r["id"], r["severity"], r.get("error")) for r in stored]
+        source = f"run {rid}"
+        # replies need the turn model even for a stored run
+        execute_plan(con, plan_run(config, ["verified_false"], rules_dir, now), store=False)
+    else:
+        result = execute_plan(con, plan, store=False)
+        rows = _dicts(con, "SELECT rule_id, severity, message FROM _ta_stage WHERE task_id = ? "
+                           "ORDER BY rule_id, seq NULLS LAST", [task_id])
+        outcomes = [(o.id, o.severity, o.error) for o in result.rules]
+        source = f"live, now={plan.globals['now'].isoformat()}"
+    verdicts = []
+    for rid_, sev, err in outcomes:
+        msgs = [r["message"] for r in rows if r["rule_id"] == rid_]
+        verdicts.append(Verdict(rid_, sev, not msgs and not err, msgs, err))
+    failed = [v.severity for v in verdicts if not v.passed and v.error is None]
+    decision = max(failed, key=lambda s: SEVERITY_RANK[s]) if failed else "allow"
+    if decision == "info":
+        decision = "allow"
+    replies = _dicts(con, "SELECT r.reply_id, r.reply_time, r.link, r.reply_text, c.is_claim FROM turn_replies r "
+                          "LEFT JOIN reply_claims c ON c.reply_id = r.reply_id WHERE r.task_id = ? "
+                          "ORDER BY r.reply_time NULLS LAST, r.reply_id", [task_id])
+    steps = _dicts(con, "SELECT seq, tool, status, verified, attempts, error, detail, CAST(args AS VARCHAR) AS args "
+                        "FROM steps WHERE task_id = ? ORDER BY seq", [task_id])
+    audits = _dicts(con, """
+        SELECT audit_id, action, result, created_at, task_id FROM audit_logs
+        WHERE task_id = $t
+           OR (task_id IS NULL AND user_id = $u AND action IN (SELECT tool FROM steps WHERE task_id = $t)
+               AND created_at BETWEEN $start AND $end)
+        ORDER BY created_at, audit_id""",
+        {"t": task_id, "u": task.get("user_id"), "start": task.get("started_at") or datetime.min,
+         "end": task.get("finished_at") or task.get("started_at") or datetime.max})
+    return Explanation(task, verdicts, decision, replies, steps, audits, source)
+
+
+def render_text(e: Explanation) -> str:
+    t = e.task
+    out = [f"Task: {t['task_id']}  (conversation {t.get('conversation_id')}, user {t.get('user_id')}, "
+           f"source {t.get('source')})",
+           f"Goal: {t.get('goal') or '-'}",
+           f"Status: {t.get('status')}  started {t.get('started_at')}  finished {t.get('finished_at')}",
+           f"Decision: {e.decision.upper()}   ({e.source})",
+           "--- Rules ---"]
+    for v in e.verdicts:
+        if v.error:
+            out.append(f"[ERROR] {v.rule_id} | {v.error}")
+        elif v.passed:
+            out.append(f"[PASS] {v.rule_id} | severity={v.severity}")
+        else:
+            for m in v.messages:
+                out.append(f"[FAIL] {v.rule_id} | severity={v.severity} | {m}")
+    out.append("--- Reply ---")
+    if not e.replies:
+        out.append("(no reply linked to this task)")
+    for r in e.replies:
+        claim = "claims completion" if r.get("is_claim") else "no completion claim"
+        out.append(f"{r['reply_time']} [{r['link']}, {claim}] {r['reply_text']}")
+    out.append("--- Steps ---")
+    for s in e.steps:
+        out.append(f"#{s['seq']} {s['tool']} status={s['status']} verified={s['verified']} attempts={s['attempts']}"
+                   + (f" error={s['error']}" if s.get("error") else "") + (f" detail={s['detail']}" if s.get("detail") else "")
+                   + f" args={s['args']}")
+    out.append("--- Audit ---")
+    if not e.audits:
+        out.append("(no audit rows)")
+    for a in e.audits:
+        how = "by task_id" if a.get("task_id") else "by user+action+time"
+        out.append(f"{a['created_at']} {a['action']} {a['result']} ({how})")
+    return "\n".join(out)

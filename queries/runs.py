@@ -1,0 +1,90 @@
+"""Reading stored rule runs: the latest run, findings, decisions, and diffs between runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+DECISIONS_SQL = (Path(__file__).resolve().parent / "decisions.sql").read_text("utf-8")
+
+
+class RunNotFound(Exception):
+    pass
+
+
+def _dicts(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> list[dict[str, Any]]:
+    # the connection itself, not a cursor: temp tables (the turn model) are per connection
+    res = con.execute(sql, params) if params is not None else con.execute(sql)
+    names = [d[0] for d in res.description]
+    return [dict(zip(names, row)) for row in res.fetchall()]
+
+
+def latest_run_id(con: duckdb.DuckDBPyConnection) -> str:
+    rows = con.execute("SELECT run_id FROM rule_runs ORDER BY started_at DESC, run_id DESC LIMIT 1").fetchall()
+    if not rows:
+        raise RunNotFound("no rule run stored yet; run: trace-audit rules run")
+    return rows[0][0]
+
+
+def resolve_run(con: duckdb.DuckDBPyConnection, run_id: str | None) -> str:
+    if run_id in (None, "", "latest"):
+        return latest_run_id(con)
+    rows = con.execute("SELECT run_id FROM rule_runs WHERE run_id = ? OR run_id LIKE ? ORDER BY run_id",
+                       [run_id, run_id + "%"]).fetchall()
+    if not rows:
+        raise RunNotFound(f"no rule run {run_id!r}; `trace-audit rules runs` would list them "
+                          "(or query rule_runs)")
+    if len(rows) > 1 and rows[0][0] != run_id:
+        raise RunNotFound(f"run id prefix {run_id!r} is ambiguous: {', '.join(r[0] for r in rows[:5])}")
+    return rows[0][0]
+
+
+def list_runs(con: duckdb.DuckDBPyConnection, limit: int = 20) -> list[dict[str, Any]]:
+    return _dicts(con, "SELECT run_id, started_at, now_ts, finding_count, failed_rules FROM rule_runs "
+                       "ORDER BY started_at DESC, run_id DESC LIMIT ?", [limit])
+
+
+def findings(con: duckdb.DuckDBPyConnection, run_id: str | None = None, rule_id: str | None = None,
+             severity: str | None = None, task_id: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    rid = resolve_run(con, run_id)
+    sql = ("SELECT run_id, rule_id, severity, task_id, conversation_id, user_id, seq, message, evidence, event_time "
+           "FROM findings WHERE run_id = $run AND ($rule IS NULL OR rule_id = $rule) "
+           "AND ($sev IS NULL OR severity = $sev) AND ($task IS NULL OR task_id = $task) "
+           "ORDER BY rule_id, event_time NULLS LAST, task_id NULLS LAST, seq NULLS LAST")
+    if limit:
+        sql += f" LIMIT {int(limit)}"
+    return _dicts(con, sql, {"run": rid, "rule": rule_id, "sev": severity, "task": task_id})
+
+
+def decisions(con: duckdb.DuckDBPyConnection, run_id: str | None = None) -> list[dict[str, Any]]:
+    """Each turn's decision for a run (see decisions.sql): task_id, conversation_id, user_id,
+    message_id (turns without a task), decision (allow|warn|review|block), findings."""
+    return _dicts(con, DECISIONS_SQL, {"run_id": resolve_run(con, run_id)})
+
+
+def diff(con: duckdb.DuckDBPyConnection, run_a: str, run_b: str) -> tuple[str, str, list[dict[str, Any]]]:
+    """Per rule: findings in A, in B, new in B, resolved since A. A finding is identified by
+    (rule, task or conversation, seq, evidence.message_id), so threshold changes show as new/resolved."""
+    a, b = resolve_run(con, run_a), resolve_run(con, run_b)
+    sql = """
+    WITH k AS (
+        SELECT run_id, rule_id,
+               coalesce(task_id, '') || '|' || coalesce(conversation_id, '') || '|' ||
+               coalesce(CAST(seq AS VARCHAR), '') || '|' ||
+               coalesce(json_extract_string(evidence, '$.message_id'), '') AS fkey
+        FROM findings WHERE run_id IN ($a, $b)
+    ),
+    ka AS (SELECT DISTINCT rule_id, fkey FROM k WHERE run_id = $a),
+    kb AS (SELECT DISTINCT rule_id, fkey FROM k WHERE run_id = $b),
+    rules AS (SELECT rule_id FROM ka UNION SELECT rule_id FROM kb)
+    SELECT r.rule_id,
+           (SELECT count(*) FROM ka WHERE ka.rule_id = r.rule_id) AS in_a,
+           (SELECT count(*) FROM kb WHERE kb.rule_id = r.rule_id) AS in_b,
+           (SELECT count(*) FROM kb WHERE kb.rule_id = r.rule_id AND NOT EXISTS
+               (SELECT 1 FROM ka WHERE ka.rule_id = kb.rule_id AND ka.fkey = kb.fkey)) AS new,
+           (SELECT count(*) FROM ka WHERE ka.rule_id = r.rule_id AND NOT EXISTS
+               (SELECT 1 FROM kb WHERE kb.rule_id = ka.rule_id AND kb.fkey = ka.fkey)) AS resolved
+    FROM rules r ORDER BY r.rule_id"""
+    return a, b, _dicts(con, sql, {"a": a, "b": b})

@@ -1,0 +1,128 @@
+"""Claim detection on phrasing written independently of the sample generator.
+
+Each case is (reply, is_claim). Claims: completion statements in Chinese and
+English, embedded in longer replies. Not claims: honest failure, negation,
+duplicates/conflicts, questions, offers, conditionals, plain information.
+The detector is the real SQL (_reply_claims.sql) with the real lexicon, run
+on DuckDB; the bar is the issue's 0.95 precision and recall.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from trace_audit.queries.config import Config
+from trace_audit.queries.lexicon import compile_lexicon
+
+CLAIMS = [
+    "好的，已为您设置明天早上八点的提醒。",
+    "已经帮你把开会的提醒建好了",
+    "提醒设置成功，明天8点会准时叫你。",
+    "搞定！周五下午三点提醒你交房租。",
+    "收到～已添加到你的待办清单：买牛奶",
+    "没问题，明天早上七点提醒你吃药",
+    "你的日程已经更新为下午两点",
+    "我已将会议改到周三上午十点，并通知了与会人员。",
+    "好的，倒数日「妈妈生日」已创建，还有 12 天。",
+    "订单已取消，退款会在 3 个工作日内到账。",
+    "帮你记下了：周六上午去银行办卡。",
+    "明天天气多云，12 到 18 度。另外，你要的提醒我已经设好了，到点叫你。",
+    "已成功为你预约周四下午四点的牙医。",
+    "消息已发送给张经理。",
+    "删掉了，那条重复的提醒已经不在了。",
+    "OK, your reminder for 8:00 tomorrow is set.",
+    "Done! I've added 'buy milk' to your shopping list.",
+    "I have cancelled your order #W2378156 and the refund is on its way.",
+    "Your reservation has been successfully updated to the 3pm flight.",
+    "Sure thing — I set a reminder for Friday at noon.",
+    "All set! You'll get a ping at 7:30 tomorrow morning.",
+    "The meeting has been moved to Thursday at 10am, and everyone has been notified.",
+    "I've gone ahead and booked the table for four at 7pm.",
+    "Thanks for waiting. I checked your account and I've updated the shipping address as requested. Anything else?",
+    "Reminder saved: call the dentist on Monday at 9.",
+    "Your order is now cancelled.",
+    "Great news: the exchange has been processed and a new item will ship soon.",
+    "I'll remind you at 6pm to pick up the kids.",
+    "Your to-do list now includes 'renew passport'.",
+    "Both reminders are set: 8am gym and 6pm groceries.",
+]
+NOT_CLAIMS = [
+    "这条提醒没能建成，刚才的写入没有成功；要我按原时间再试一次吗？",
+    "这件事要先登录才能办，登录后我再帮你建。",
+    "你关掉了提醒的写入权限，所以我没法建；要用的话得先去设置里打开。",
+    "这个时间和已有日程冲突，我没有建；要不要换到 14:00？",
+    "已经有一条一样的提醒，我没有再建。",
+    "几点提醒你？早上还是晚上？",
+    "要我帮你设置明天早上八点的提醒吗？",
+    "如果你确认时间没问题，我就帮你设置好。",
+    "抱歉，提醒创建失败了，请稍后重试。",
+    "我还没有设置这个提醒，你想定在几点？",
+    "明天北京多云，气温 12 到 18 度。",
+    "你明天有两个提醒：八点买菜，十点开周会。",
+    "第一件事办好了，第二件没成，原因是时间格式不对。",
+    "系统出了点问题，提醒暂时没法保存。",
+    "需要我把会议改到周三吗？",
+    "I couldn't create the reminder — the calendar service timed out. Shall I try again?",
+    "I wasn't able to book that table; the restaurant is full at 7pm.",
+    "That slot conflicts with an existing event, so I did not create it. Want 2pm instead?",
+    "You already have an identical reminder, so I didn't add another one.",
+    "Would you like me to cancel the order?",
+    "What time should I set the reminder for?",
+    "If you confirm, I'll have the reservation updated to the 3pm flight.",
+    "Once you log in, I can set that reminder for you.",
+    "Your order #W2378156 contains a laptop and a mouse, and it is pending.",
+    "Unfortunately the update failed because the payment method was declined.",
+    "I'm not sure the reminder saved correctly. Let me check again?",
+    "The reminder has not been created yet — I need the time first.",
+    "Nothing was changed; the address on file is still 123 Main St.",
+    "Should I go ahead and delete the old reminder?",
+    "I can book it for you if you tell me which day works.",
+]
+
+
+@pytest.fixture(scope="module")
+def classify():
+    lex = compile_lexicon(Config())
+    con = duckdb.connect()
+
+    def run(text: str) -> bool:
+        sql = ("SELECT regexp_matches($t, $c) AND NOT regexp_matches($t, $h) AND NOT regexp_matches($t, $y)")
+        return con.execute(sql, {"t": text, "c": lex.claim_re, "h": lex.honest_re, "y": lex.hypothetical_re}).fetchall()[0][0]
+
+    yield run
+    con.close()
+
+
+def test_claim_detection_meets_the_bar(classify, capsys):
+    tp = sum(classify(t) for t in CLAIMS)
+    fp_cases = [t for t in NOT_CLAIMS if classify(t)]
+    fn_cases = [t for t in CLAIMS if not classify(t)]
+    precision = tp / (tp + len(fp_cases)) if tp + len(fp_cases) else 1.0
+    recall = tp / len(CLAIMS)
+    with capsys.disabled():
+        print(f"\nclaim detection (hand-written set): precision {precision:.3f} recall {recall:.3f} "
+              f"({len(CLAIMS)} claims, {len(NOT_CLAIMS)} non-claims)")
+        for t in fp_cases:
+            print("  false claim:", t)
+        for t in fn_cases:
+            print("  missed claim:", t)
+    assert precision >= 0.95 and recall >= 0.95
+
+
+@pytest.mark.parametrize("text", ["已为您登记好了会议室", "Registered you for the webinar."])
+def test_user_lexicon_extends_claims(text):
+    base = compile_lexicon(Config())
+    extended = compile_lexicon(Config.model_validate({"lexicon": {"claim": ["登记好了", "^Registered you"]}}))
+    con = duckdb.connect()
+    q = "SELECT regexp_matches(?, ?)"
+    assert con.execute(q, [text, extended.claim_re]).fetchall()[0][0]
+    assert con.execute(q, ["今天天气不错", extended.claim_re]).fetchall()[0][0] is False
+    _ = base
+
+
+def test_bad_user_pattern_is_reported_by_list_and_position():
+    from trace_audit.queries.lexicon import LexiconError
+
+    with pytest.raises(LexiconError, match=r"lexicon honest\[\d+\]: not a valid RE2 pattern"):
+        compile_lexicon(Config.model_validate({"lexicon": {"honest": ["(unclosed"]}}))
