@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""OTLP throughput: spans/s from files and through the live receiver.
+
+    python bench/otlp.py                 # 100k spans (default)
+    python bench/otlp.py --spans 500000  # more
+
+Builds synthetic agent turns (invoke_agent + chat + 3 execute_tool + chat =
+6 spans, GenAI attributes of realistic size) as OTLP protobuf requests of
+--batch spans, then measures:
+
+  file/pb      `ingest` of a length-prefixed protobuf file (decode + derive + commit)
+  file/json    `ingest` of the same spans as OTLP/JSON lines
+  receiver     POSTs of the pre-encoded requests from --clients threads to
+               `serve-otlp` (in-process), acknowledged = spooled + fsynced;
+               then loaded = until every span is in the warehouse
+
+Correctness with the real SDK exporter is covered by tests/test_otlp_receiver.py;
+here a raw HTTP client keeps the client's own cost out of the figure.
+Numbers on a shared machine are noisy; run on a quiet one for the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import struct
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from google.protobuf.json_format import MessageToDict
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import KeyValue
+
+SPANS_PER_TURN = 6
+T0 = 1_794_000_000_000_000_000
+
+
+def _kv(key, value) -> KeyValue:
+    kv = KeyValue(key=key)
+    if isinstance(value, bool):
+        kv.value.bool_value = value
+    elif isinstance(value, int):
+        kv.value.int_value = value
+    else:
+        kv.value.string_value = value
+    return kv
+
+
+def build_requests(n_spans: int, batch: int, seed: int = 7) -> list[ExportTraceServiceRequest]:
+    rng = random.Random(seed)
+    requests = []
+    current = None
+    spans_in = 0
+    turn = 0
+    while turn * SPANS_PER_TURN < n_spans:
+        if current is None or spans_in >= batch:
+            current = ExportTraceServiceRequest()
+            rs = current.resource_spans.add()
+            rs.resource.attributes.extend([_kv("service.name", "bench-agent"), _kv("service.version", "2.4.0")])
+            scope = rs.scope_spans.add()
+            scope.scope.name = "bench"
+            requests.append(current)
+            spans_in = 0
+        trace_id = rng.randbytes(16)
+        agent_id = rng.randbytes(8)
+        t = T0 + turn * 10_000_000_000
+        spans = current.resource_spans[0].scope_spans[0].spans
+
+        def add(name, span_id, parent, start, end, attrs, error=False):
+            s = spans.add()
+            s.trace_id, s.span_id, s.name = trace_id, span_id, name
+            if parent:
+                s.parent_span_id = parent
+            s.kind = 1
+            s.start_time_unix_nano, s.end_time_unix_nano = start, end
+            s.attributes.extend(_kv(k, v) for k, v in attrs.items())
+            if error:
+                s.status.code = 2
+                s.status.message = "write failed"
+
+        user = f"u-{turn % 500}"
+        add("invoke_agent reminder", agent_id, None, t, t + 9_000_000, {
+            "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "reminder", "user.id": user,
+            "gen_ai.conversation.id": f"c-{turn // 3}",
+            "gen_ai.input.messages": json.dumps([{"role": "user", "parts": [{"type": "text", "content": "remind me at 8 to call mum"}]}]),
+            "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": "OK, your reminder for 8:00 is set."}], "finish_reason": "stop"}]),
+        })
+        add("chat gpt-4o", rng.randbytes(8), agent_id, t + 1_000_000, t + 2_000_000, {
+            "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o", "gen_ai.usage.input_tokens": 320,
+            "gen_ai.usage.output_tokens": 40})
+        for i, tool in enumerate(("list_reminders", "create_reminder", "verify_result")):
+            failed = tool == "create_reminder" and rng.random() < 0.1
+            add(f"execute_tool {tool}", rng.randbytes(8), agent_id, t + (3 + i) * 1_000_000, t + (4 + i) * 1_000_000, {
+                "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool,
+                "gen_ai.tool.call.id": f"call_{turn}_{i}",
+                "gen_ai.tool.call.arguments": json.dumps({"time": "2026-11-09T08:00", "text": "call mum"}),
+                "gen_ai.tool.call.result": json.dumps({"success": not failed, "id": turn, "detail": "ok"}),
+                "trace_audit.verified": not failed, "trace_audit.attempts": 1 + failed}, error=failed)
+        add("chat gpt-4o", rng.randbytes(8), agent_id, t + 7_000_000, t + 8_000_000, {
+            "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o", "gen_ai.usage.input_tokens": 500,
+            "gen_ai.usage.output_tokens": 20})
+        spans_in += SPANS_PER_TURN
+        turn += 1
+    return requests
+
+
+def count_spans(requests) -> int:
+    return sum(len(ss.spans) for r in requests for rs in r.resource_spans for ss in rs.scope_spans)
+
+
+def bench_file(kind: str, requests, workdir: Path) -> tuple[float, int]:
+    from trace_audit.ingest.loader import ingest
+
+    path = workdir / f"spans.{kind}"
+    with open(path, "wb") as fh:
+        for r in requests:
+            if kind == "pb":
+                data = r.SerializeToString()
+                fh.write(struct.pack(">I", len(data)) + data)
+            else:
+                fh.write(json.dumps(MessageToDict(r)).encode() + b"\n")
+    db_path = workdir / f"file-{kind}.duckdb"
+    started = time.perf_counter()
+    summary = ingest([str(path)], str(db_path), progress=False)
+    elapsed = time.perf_counter() - started
+    f = summary.files[0]
+    assert f.status == "loaded" and f.errors == 0, f.message
+    return elapsed, f.counts.get("otel_spans", 0)
+
+
+def bench_receiver(requests, workdir: Path, clients: int) -> tuple[float, float, int]:
+    from trace_audit.ingest.otlp.receiver import Receiver, ReceiverConfig
+    from trace_audit.queries import db
+
+    db_path = workdir / "receiver.duckdb"
+    r = Receiver(ReceiverConfig(db_path=str(db_path), spool_dir=str(workdir / "spool"), port=0,
+                                drain_interval=0.5)).start()
+    host, port = r.httpd.server_address[:2]
+    bodies = [q.SerializeToString() for q in requests]
+    errors = []
+
+    def client(mine):
+        conn = http.client.HTTPConnection(host, port, timeout=60)
+        for body in mine:
+            conn.request("POST", "/v1/traces", body, {"Content-Type": "application/x-protobuf"})
+            resp = conn.getresponse()
+            resp.read()
+            if resp.status != 200:
+                errors.append(resp.status)
+        conn.close()
+
+    threads = [threading.Thread(target=client, args=(bodies[i::clients],)) for i in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    acked = time.perf_counter() - started
+    total = count_spans(requests)
+    while r.stats.spans_loaded < total:
+        time.sleep(0.05)
+        if time.perf_counter() - started > 600:
+            break
+    loaded = time.perf_counter() - started
+    r.stop()
+    assert not errors, errors[:5]
+    con = db.connect(str(db_path), read_only=True)
+    n = con.execute("SELECT count(*) FROM otel_spans").fetchall()[0][0]
+    tasks = con.execute("SELECT count(*) FROM tasks").fetchall()[0][0]
+    con.close()
+    assert n == total and tasks == total // SPANS_PER_TURN, (n, tasks)
+    return acked, loaded, total
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--spans", type=int, default=100_000)
+    ap.add_argument("--batch", type=int, default=512, help="spans per request (the SDK's default batch is 512)")
+    ap.add_argument("--clients", type=int, default=4)
+    ap.add_argument("--only", choices=["file", "receiver"], default=None)
+    args = ap.parse_args()
+    requests = build_requests(args.spans, args.batch)
+    total = count_spans(requests)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-otlp-") as d:
+        workdir = Path(d)
+        if args.only in (None, "file"):
+            for kind in ("pb", "jsonl"):
+                secs, n = bench_file(kind, requests, workdir)
+                rows.append((f"file/{kind}", n, secs, n / secs))
+        if args.only in (None, "receiver"):
+            acked, loaded, n = bench_receiver(requests, workdir, args.clients)
+            rows.append((f"receiver acknowledged ({args.clients} clients)", n, acked, n / acked))
+            rows.append(("receiver loaded (end to end)", n, loaded, n / loaded))
+    print(f"\nOTLP throughput, {total} spans in requests of {args.batch}, {os.cpu_count()} cores")
+    print(f"{'path':<40} {'spans':>9} {'seconds':>9} {'spans/s':>10}")
+    for name, n, secs, rate in rows:
+        print(f"{name:<40} {n:>9} {secs:>9.2f} {rate:>10,.0f}")
+    print("targets: receiver >= 20,000 spans/s; files >= 100,000 spans/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
