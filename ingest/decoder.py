@@ -1,18 +1,28 @@
 """From framed records to warehouse rows: classify each record, hand it to its reader.
 
 The decoder owns a private in-memory DuckDB used purely as a vectorised JSON
-engine (one parse per record for all fields). It never touches the warehouse;
-its output is Arrow tables for the loader.
+engine. It never touches the warehouse; its output is Arrow tables for the
+loader. Per frame, classification reads each record's top-level keys once
+(`json_keys`, which also tells valid JSON from not), and a field-mapped reader
+parses it once more to extract every field; nothing else parses it again
+except for the few records that are rejected or carry unknown keys.
 """
 
 from __future__ import annotations
 
+import json
+
 import duckdb
 import pyarrow as pa
 
-from trace_audit.ingest.framing import Frame, RAW_KEEP_CHARS
+from trace_audit.ingest.framing import RAW_KEEP_CHARS, Frame
 from trace_audit.ingest.readers.base import Decoded, PythonReader, RecordContext, SqlReader
 from trace_audit.ingest.readers.registry import READERS
+
+_JSON_TYPE_NAMES = {
+    "ARRAY": "an array", "VARCHAR": "a string", "NULL": "null", "BOOLEAN": "true/false",
+    "BIGINT": "a number", "UBIGINT": "a number", "DOUBLE": "a number",
+}
 
 
 def _classify_sql() -> str:
@@ -20,29 +30,39 @@ def _classify_sql() -> str:
     for reader in READERS:
         for kind, predicate in reader.claims:
             cases.append(f"WHEN {predicate} THEN '{reader.name}:{kind}'")
+    # k is NULL for text that is not JSON, [] for JSON that is not an object
+    # (and for the empty object); only those few rows pay for json_type.
+    # Blank lines get the kind '' and are ignored.
     return f"""
-    SELECT line, raw,
-      CASE
-        WHEN NOT ok THEN NULL
-        WHEN jtype <> 'OBJECT' THEN NULL
+    SELECT line, raw, k,
+      CASE WHEN k IS NULL AND trim(raw, ' \t\r\n') = '' THEN ''
+        WHEN k IS NULL OR (len(k) = 0 AND jtype <> 'OBJECT') THEN NULL
         {' '.join(cases)}
         ELSE NULL
       END AS kind,
-      CASE
-        WHEN NOT ok THEN 'malformed JSON' || CASE WHEN is_last AND NOT ends_closed THEN ' (the last line looks truncated)' ELSE '' END
-        WHEN jtype <> 'OBJECT' THEN 'not a JSON object (got ' || lower(jtype) || ')'
-        ELSE 'unrecognised record: no known format has these fields (' || array_to_string(list_slice(k, 1, 12), ', ') || ')'
-      END AS reject_reason
+      jtype
     FROM (
-      SELECT line, raw, ok, is_last, ends_closed,
-             CASE WHEN ok THEN json_type(raw) END AS jtype,
-             CASE WHEN ok AND json_type(raw) = 'OBJECT' THEN json_keys(raw) END AS k
-      FROM (SELECT line, raw, json_valid(raw) AS ok,
-                   line = (SELECT max(line) FROM frame_in) AS is_last,
-                   right(rtrim(raw), 1) IN ('}}', ']') AS ends_closed
-            FROM frame_in)
+      SELECT line, raw, k, CASE WHEN k IS NULL OR len(k) = 0 THEN try(json_type(raw)) END AS jtype
+      FROM (SELECT line, raw, try(json_keys(raw)) AS k FROM frame_in)
     )
     """
+
+
+def _reject_reason(raw: str, jtype: str | None, keys: list[str] | None, unterminated: bool) -> str:
+    """Why a record no reader took, in words a person acts on."""
+    if keys is None:
+        try:
+            json.loads(raw.rstrip("\r\n"))
+        except ValueError as exc:
+            msg = getattr(exc, "msg", str(exc))
+            where = f" (column {exc.colno})" if hasattr(exc, "colno") else ""
+            tail = " (the last line looks truncated: the file may have been cut short)" if unterminated else ""
+            return f"malformed JSON: {msg}{where}{tail}"
+        return "malformed JSON (not accepted by the JSON parser)"
+    if not keys and jtype != "OBJECT":
+        return f"not a JSON object (got {_JSON_TYPE_NAMES.get(jtype or '', str(jtype).lower())}); each record must be an object"
+    shown = ", ".join((keys or [])[:12]) or "no keys at all"
+    return f"unrecognised record: no known format has these fields ({shown})"
 
 
 class Decoder:
@@ -52,6 +72,7 @@ class Decoder:
         self.con.execute(f"SET TimeZone = '{_checked_tz(self.con, tz)}'")
         self.con.execute("SET preserve_insertion_order = false")
         self._classify = _classify_sql()
+        self._by_name = {r.name: r for r in READERS}
 
     def close(self) -> None:
         self.con.close()
@@ -61,30 +82,33 @@ class Decoder:
         out.errors.extend(frame.errors)
         for table, rows in frame.tables.items():  # decoded already by a binary reader
             out.add(table, rows)
-        if not frame.raws:
+        batch = frame.records()
+        if batch is None or batch.num_rows == 0:
             return _stamped(out, source_file)
-        batch = pa.table({"line": pa.array(frame.lines, pa.int64()), "raw": pa.array(frame.raws, pa.string())})
         con = self.con
         con.register("frame_in", batch)
         try:
             con.execute(f"CREATE OR REPLACE TEMP TABLE classified AS {self._classify}")
         finally:
             con.unregister("frame_in")
-        rejected = con.execute(
-            f"SELECT line, left(raw, {RAW_KEEP_CHARS}), reject_reason FROM classified WHERE kind IS NULL ORDER BY line"
-        ).fetchall()
-        out.errors.extend(rejected)
-        kinds = [r[0] for r in con.execute("SELECT DISTINCT kind FROM classified WHERE kind IS NOT NULL ORDER BY kind").fetchall()]
-        by_name = {r.name: r for r in READERS}
+        last = batch.column("line")[-1].as_py()
+        last_raw = batch.column("raw")[-1].as_py()
+        unterminated_line = last if frame.batch is not None and not last_raw.endswith("\n") else None
+        for line, raw, jtype, keys in con.execute(
+            "SELECT line, raw, jtype, k FROM classified WHERE kind IS NULL ORDER BY line"
+        ).fetchall():
+            out.errors.append((line, _cut(raw), _reject_reason(raw, jtype, keys, line == unterminated_line)))
+        kinds = [r[0] for r in con.execute("SELECT DISTINCT kind FROM classified WHERE kind <> '' ORDER BY kind").fetchall()]
         for tagged in kinds:
             reader_name, kind = tagged.split(":", 1)
-            reader = by_name[reader_name]
+            reader = self._by_name[reader_name]
             if isinstance(reader, SqlReader):
                 out.merge(reader.decode(con, tagged, source_file))
             elif isinstance(reader, PythonReader):
                 records = con.execute("SELECT line, raw FROM classified WHERE kind = ? ORDER BY line", [tagged]).fetchall()
                 out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line, self.tz)))
         con.execute("DROP TABLE classified")
+        out.errors = [(line, _cut(raw), reason) for line, raw, reason in out.errors]
         out.errors.sort(key=lambda e: e[0])
         return _stamped(out, source_file)
 
@@ -92,11 +116,17 @@ class Decoder:
         return sorted({n for n in (t for t in decoded.tables)})
 
 
+def _cut(raw: str) -> str:
+    raw = raw.rstrip("\r\n")
+    return raw if len(raw) <= RAW_KEEP_CHARS else raw[:RAW_KEEP_CHARS] + "…"
+
+
 def _stamped(out: Decoded, source_file: str) -> Decoded:
     for table, rows in out.tables.items():
         if "source_file" in rows.column_names:
             idx = rows.column_names.index("source_file")
-            out.tables[table] = rows.set_column(idx, "source_file", pa.array([source_file] * rows.num_rows, pa.string()))
+            if rows.column(idx).null_count:
+                out.tables[table] = rows.set_column(idx, "source_file", pa.repeat(pa.scalar(source_file, pa.string()), rows.num_rows))
     return out
 
 

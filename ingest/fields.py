@@ -3,15 +3,17 @@
 A `Field` says which input keys feed a warehouse column, what type it must
 have, and whether the record is useless without it. `compile_select` turns a
 list of them into a DuckDB SELECT that, for every input record at once,
-extracts all keys with a single JSON parse, converts each value leniently
-(ids as numbers or strings, booleans as 0/1, MySQL naive times, epoch
-seconds, JSON held in an escaped string) and writes a `reason` naming every
-field that could not be read ("field seq: expected integer, got 'abc'").
-Records with a reason go to quarantine whole; the rest load.
+parses the record once (`json_transform` into a struct of every wanted key),
+converts each value leniently (ids as numbers or strings, booleans as 0/1,
+MySQL naive times, epoch seconds, JSON held in an escaped string) and writes
+a `reason` naming every field that could not be read ("field seq: expected
+an integer, got 'abc'"). Records with a reason go to quarantine whole; the
+rest load.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 # Conversions a field can ask for.
@@ -32,17 +34,8 @@ class Field:
         return self.keys or (self.column,)
 
 
-def _quote_path(key: str) -> str:
-    return "$." + '"' + key.replace('"', '\\"') + '"'
-
-
 def sql_str(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
-
-
-def _shown(v: str) -> str:
-    # The offending value as the user wrote it, cut short for the message.
-    return f"left(CASE WHEN json_type({v}) = 'VARCHAR' THEN {v} ->> '$' ELSE CAST({v} AS VARCHAR) END, 60)"
 
 
 _TASK_STATUS = """CASE
@@ -60,107 +53,136 @@ _STEP_STATUS = """CASE
   WHEN lower(trim({s})) IN ('running','in_progress','pending','started','executing','processing') THEN 'running'
   ELSE 'unknown' END"""
 
+INT32_MAX = 2**31 - 1
+# Epoch seconds a timestamp can hold (years 1..9999), after scaling.
+_EPOCH_MIN, _EPOCH_MAX = -62135596800, 253402300799
 
-def _value_and_check(field: Field, v: str) -> tuple[str, str | None]:
-    """SQL for the converted value of JSON fragment `v`, and SQL for its error text (or None)."""
-    jt = f"json_type({v})"
-    present = f"({v} IS NOT NULL AND {jt} <> 'NULL')"
-    as_text = f"CASE WHEN {jt} = 'VARCHAR' THEN {v} ->> '$' WHEN {jt} = 'NULL' THEN NULL ELSE CAST({v} AS VARCHAR) END"
-    name = field.column if field.input_keys == (field.column,) else field.input_keys[0]
+_EXPECTED = {
+    INT: "an integer",
+    BOOL: "true/false or 1/0",
+    TS: "a timestamp (ISO 8601 or epoch seconds)",
+}
+
+
+def _text(key: str, as_json: bool) -> str:
+    """Input key `key` as VARCHAR: strings unquoted, other values as JSON text, NULL if absent or null."""
+    v = f"v[{sql_str(key)}]"
+    if not as_json:
+        return v  # json_transform already gives this for a VARCHAR member
+    return f"CASE WHEN starts_with({v}, '\"') THEN {v} ->> '$' ELSE CAST({v} AS VARCHAR) END"
+
+
+def _convert(field: Field, t: str, j: str | None, int32: bool) -> str:
+    """SQL for the converted value; `t` is the value as text, `j` as a JSON fragment."""
     if field.kind == STR:
-        return as_text, None
+        return t
     if field.kind in (STATUS_TASK, STATUS_STEP):
-        template = _TASK_STATUS if field.kind == STATUS_TASK else _STEP_STATUS
-        return template.format(s=f"({as_text})"), None
+        return (_TASK_STATUS if field.kind == STATUS_TASK else _STEP_STATUS).format(s=t)
     if field.kind == INT:
-        value = (
-            f"CASE WHEN {jt} IN ('BIGINT','UBIGINT') THEN TRY_CAST({v} AS BIGINT) "
-            f"WHEN {jt} = 'DOUBLE' AND TRY_CAST({v} AS DOUBLE) = floor(TRY_CAST({v} AS DOUBLE)) THEN TRY_CAST(TRY_CAST({v} AS DOUBLE) AS BIGINT) "
-            f"WHEN {jt} = 'VARCHAR' THEN TRY_CAST(trim({v} ->> '$') AS BIGINT) END"
-        )
-        check = f"CASE WHEN {present} AND ({value}) IS NULL THEN 'field {name}: expected integer, got ''' || {_shown(v)} || '''' END"
-        return value, check
+        # BIGINT and DOUBLE must agree: '3.0' is 3, '3.5' is not an integer
+        # (a plain cast would round it), 'true' is neither.
+        value = f"CASE WHEN TRY_CAST({t} AS BIGINT) = TRY_CAST({t} AS DOUBLE) THEN TRY_CAST({t} AS BIGINT) END"
+        if int32:  # the warehouse column is INTEGER: out of range would fail the whole insert
+            value = f"CASE WHEN abs({value}) <= {INT32_MAX} THEN {value} END"
+        return value
     if field.kind == BOOL:
-        value = (
-            f"CASE WHEN {jt} = 'BOOLEAN' THEN CAST({v} AS BOOLEAN) "
-            f"WHEN {jt} IN ('BIGINT','UBIGINT') THEN TRY_CAST({v} AS BIGINT) <> 0 "
-            f"WHEN {jt} = 'VARCHAR' THEN CASE WHEN lower(trim({v} ->> '$')) IN ('true','t','1','yes','y') THEN TRUE "
-            f"WHEN lower(trim({v} ->> '$')) IN ('false','f','0','no','n') THEN FALSE END END"
+        num = f"TRY_CAST({t} AS DOUBLE)"
+        return (
+            f"CASE WHEN lower(trim({t})) IN ('true','t','1','yes','y') THEN TRUE "
+            f"WHEN lower(trim({t})) IN ('false','f','0','no','n') THEN FALSE "
+            f"WHEN isfinite({num}) THEN {num} <> 0 END"
         )
-        check = f"CASE WHEN {present} AND ({value}) IS NULL THEN 'field {name}: expected true/false or 1/0, got ''' || {_shown(v)} || '''' END"
-        return value, check
     if field.kind == TS:
-        num = f"TRY_CAST({v} AS DOUBLE)"
+        num = f"TRY_CAST({t} AS DOUBLE)"
         # Epoch numbers: seconds, or milli/micro/nanoseconds by magnitude.
-        epoch = (
-            f"CASE WHEN abs({num}) >= 1e17 THEN to_timestamp({num} / 1e9) "
-            f"WHEN abs({num}) >= 1e14 THEN to_timestamp({num} / 1e6) "
-            f"WHEN abs({num}) >= 1e11 THEN to_timestamp({num} / 1e3) "
-            f"ELSE to_timestamp({num}) END"
+        seconds = (
+            f"(CASE WHEN abs({num}) >= 1e17 THEN {num} / 1e9 WHEN abs({num}) >= 1e14 THEN {num} / 1e6 "
+            f"WHEN abs({num}) >= 1e11 THEN {num} / 1e3 ELSE {num} END)"
         )
         # Strings: ISO 8601 with or without offset; naive ones are read in the
         # decoder session's time zone (= --tz).
-        value = (
-            f"CASE WHEN {jt} IN ('BIGINT','UBIGINT','DOUBLE') THEN {epoch} "
-            f"WHEN {jt} = 'VARCHAR' THEN CASE WHEN regexp_matches(trim({v} ->> '$'), '^[0-9]+(\\.[0-9]+)?$') "
-            f"THEN to_timestamp(TRY_CAST(trim({v} ->> '$') AS DOUBLE)) "
-            f"ELSE TRY_CAST(trim({v} ->> '$') AS TIMESTAMPTZ) END END"
+        return (
+            f"CASE WHEN {t} IS NULL THEN NULL "
+            f"WHEN {num} IS NOT NULL THEN CASE WHEN isfinite({num}) AND {seconds} BETWEEN {_EPOCH_MIN} AND {_EPOCH_MAX} "
+            f"THEN to_timestamp({seconds}) END "
+            f"ELSE TRY_CAST(trim({t}) AS TIMESTAMPTZ) END"
         )
-        check = f"CASE WHEN {present} AND ({value}) IS NULL THEN 'field {name}: expected a timestamp, got ''' || {_shown(v)} || '''' END"
-        return value, check
     if field.kind == JSON:
-        return f"CASE WHEN {present} THEN CAST({v} AS JSON) END", None
+        return f"CAST({j} AS JSON)"
     if field.kind == JSON_TEXT:
         # MySQL dumps hold JSON as an escaped string; parse it when it is JSON,
         # otherwise keep the string as a JSON string so nothing is lost.
-        value = (
-            f"CASE WHEN NOT {present} THEN NULL "
-            f"WHEN {jt} = 'VARCHAR' AND json_valid({v} ->> '$') AND trim({v} ->> '$') <> '' THEN json({v} ->> '$') "
-            f"ELSE CAST({v} AS JSON) END"
+        return (
+            f"CASE WHEN starts_with({j}, '\"') THEN coalesce(try(json({j} ->> '$')), CAST({j} AS JSON)) "
+            f"ELSE CAST({j} AS JSON) END"
         )
-        return value, None
     raise ValueError(f"unknown field kind {field.kind!r}")
 
 
-def compile_select(fields: list[Field], source: str, where: str, extra_columns: str = "") -> str:
-    """SELECT line, raw, <columns>, reason, metadata_extra FROM source WHERE where.
+def _check(field: Field, t: str, value: str, int32: bool) -> str | None:
+    """SQL for the reason a present value could not be converted, or None."""
+    if field.kind not in _EXPECTED:
+        return None
+    name = field.column if field.input_keys == (field.column,) else field.input_keys[0]
+    expected = _EXPECTED[field.kind] + (" (32-bit)" if field.kind == INT and int32 else "")
+    return (f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL "
+            f"THEN 'field {name}: expected {expected}, got ''' || left({t}, 60) || '''' END")
 
-    `metadata_extra` holds, as a JSON object, the input keys no field consumed,
-    so nothing the producer wrote is lost.
+
+def compile_select(fields: list[Field], source: str, where: str, extra_columns: str = "",
+                   int32_columns: frozenset[str] | set[str] = frozenset()) -> str:
+    """SELECT line, raw, <columns>, _reject, metadata_extra FROM source WHERE where.
+
+    `source` has columns line, raw and k (the record's top-level keys). Each
+    record is parsed once, into a struct of all wanted keys (as text, or as
+    JSON for the JSON kinds); conversions and checks then work on plain
+    values. `metadata_extra` holds, as a JSON object, the input keys no field
+    consumed, so nothing the producer wrote is lost. `int32_columns` are
+    checked against the range of their INTEGER warehouse column.
     """
     keys: list[str] = []
     for f in fields:
         for k in f.input_keys:
             if k not in keys:
                 keys.append(k)
-    paths = ", ".join(sql_str(_quote_path(k)) for k in keys)
-    idx = {k: i + 1 for i, k in enumerate(keys)}
+    json_keys = {k for f in fields if f.kind in (JSON, JSON_TEXT) for k in f.input_keys}
+    structure = json.dumps({k: ("JSON" if k in json_keys else "VARCHAR") for k in keys}, ensure_ascii=False)
 
-    cols, checks = [], []
+    converted, checks, flags = [], [], []
     for f in fields:
-        frags = [f"v[{idx[k]}]" for k in f.input_keys]
-        v = frags[0] if len(frags) == 1 else (
-            # first key that is present and not null
-            "CASE " + " ".join(f"WHEN {x} IS NOT NULL AND json_type({x}) <> 'NULL' THEN {x}" for x in frags) + f" ELSE {frags[0]} END"
-        )
-        value, check = _value_and_check(f, v)
-        cols.append(f"{value} AS {f.column}")
+        texts = [_text(k, k in json_keys) for k in f.input_keys]
+        t = texts[0] if len(texts) == 1 else "coalesce(" + ", ".join(texts) + ")"
+        j = None
+        if f.kind in (JSON, JSON_TEXT):
+            frags = [f"v[{sql_str(k)}]" for k in f.input_keys]
+            j = frags[0] if len(frags) == 1 else "coalesce(" + ", ".join(frags) + ")"
+        int32 = f.column in int32_columns
+        converted.append(f"{t} AS _t_{f.column}, {_convert(f, t, j, int32)} AS {f.column}")
+        check = _check(f, f"_t_{f.column}", f.column, int32)
         if check:
             checks.append(check)
+            flags.append(f"(_t_{f.column} IS NOT NULL AND {f.column} IS NULL)")
         if f.required:
             shown = " or ".join(f.input_keys)
-            checks.append(f"CASE WHEN ({value}) IS NULL AND ({v} IS NULL OR json_type({v}) = 'NULL') "
-                          f"THEN 'missing required field {shown}' END")
+            checks.append(f"CASE WHEN _t_{f.column} IS NULL THEN 'missing required field {shown}' "
+                          f"WHEN trim(_t_{f.column}) = '' THEN 'required field {shown} is empty' END")
+            flags.append(f"_t_{f.column} IS NULL OR trim(_t_{f.column}) = ''")
     known = "[" + ", ".join(sql_str(k) for k in keys + ["record"]) + "]"
+    # Only records with keys beyond the known ones pay for this (a second parse).
     extra = (
-        f"CASE WHEN len(list_filter(json_keys(raw), lambda k: NOT list_contains({known}, k))) = 0 THEN NULL "
+        f"CASE WHEN len(list_filter(k, lambda x: NOT list_contains({known}, x))) = 0 THEN NULL "
         f"ELSE CAST(to_json(map_from_entries(list_transform("
-        f"list_filter(json_keys(raw), lambda k: NOT list_contains({known}, k)), "
-        f"lambda k: {{'k': k, 'v': json_extract(raw, '$.\"' || replace(k, '\"', '\\\"') || '\"')}}))) AS JSON) END"
+        f"list_filter(k, lambda x: NOT list_contains({known}, x)), "
+        f"lambda x: {{'k': x, 'v': json_extract(raw, '$.\"' || replace(x, '\"', '\\\"') || '\"')}}))) AS JSON) END"
     )
-    reason = "concat_ws('; ', " + ", ".join(checks) + ")" if checks else "''"
+    # The reason text is built only for the rows a cheap test flags.
+    reason = (f"CASE WHEN {' OR '.join(flags)} THEN concat_ws('; ', {', '.join(checks)}) ELSE '' END"
+              if checks else "''")
     extra_sql = f", {extra_columns}" if extra_columns else ""
+    cols = ", ".join(f.column for f in fields)
     return (
-        f"SELECT line, raw, {', '.join(cols)}, {reason} AS _reject, {extra} AS metadata_extra{extra_sql}\n"
-        f"FROM (SELECT line, raw, json_extract(raw, [{paths}]) AS v FROM {source} WHERE {where})"
+        f"SELECT line, raw, {cols}, {reason} AS _reject, {extra} AS metadata_extra{extra_sql}\n"
+        f"FROM (SELECT line, raw, k, {', '.join(converted)}\n"
+        f"      FROM (SELECT line, raw, k, json_transform(raw, {sql_str(structure)}) AS v\n"
+        f"            FROM {source} WHERE {where}))"
     )

@@ -197,6 +197,11 @@ def _sources_in(rows: pa.Table) -> set[str]:
 
 
 def _upsert(con, table: str, rows: pa.Table) -> int:
+    """Replace-by-key: delete the stored rows whose keys come again, insert the batch.
+
+    Within the batch the last record of a key wins; the window that picks it
+    runs only when the batch really repeats a key (it is the costly part).
+    """
     if rows.num_rows == 0:
         return 0
     keys = KEYS[table]
@@ -204,18 +209,19 @@ def _upsert(con, table: str, rows: pa.Table) -> int:
     match = " AND ".join(f"{table}.{k} = b.{k}" for k in keys)
     con.register("batch_in", rows)
     try:
+        distinct = con.execute(f"SELECT count(DISTINCT ({key_list})) FROM batch_in").fetchall()[0][0]
         con.execute(f"DELETE FROM {table} USING (SELECT DISTINCT {key_list} FROM batch_in) b WHERE {match}")
-        con.execute(
-            f"INSERT INTO {table} BY NAME SELECT * EXCLUDE (rn_) FROM ("
-            f"SELECT *, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC) AS rn_ FROM batch_in"
-            f") WHERE rn_ = 1"
-        )
-        n = con.execute(
-            f"SELECT count(*) FROM (SELECT DISTINCT {key_list} FROM batch_in)"
-        ).fetchall()[0][0]
+        if distinct == rows.num_rows:
+            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM batch_in")
+        else:
+            con.execute(
+                f"INSERT INTO {table} BY NAME SELECT * EXCLUDE (rn_) FROM ("
+                f"SELECT *, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC) AS rn_ FROM batch_in"
+                f") WHERE rn_ = 1"
+            )
     finally:
         con.unregister("batch_in")
-    return n
+    return distinct
 
 
 def _quarantine(con, shown: str, digest: str, errors: list[tuple[int, str, str]]) -> None:

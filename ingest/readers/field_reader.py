@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from trace_audit.ingest.fields import Field, compile_select, sql_str
 from trace_audit.ingest.framing import RAW_KEEP_CHARS
 from trace_audit.ingest.readers.base import Decoded, SqlReader
@@ -29,14 +32,9 @@ class FieldReader(SqlReader):
     def decode(self, con, tagged_kind: str, source_file: str) -> Decoded:
         kind = tagged_kind.split(":", 1)[1]
         mapping = self.mappings[kind]
-        select = compile_select(mapping.fields, "classified", f"kind = {sql_str(tagged_kind)}")
-        con.execute(f"CREATE OR REPLACE TEMP TABLE decoded AS {select}")
-        out = Decoded()
-        out.errors.extend(
-            con.execute(
-                f"SELECT line, left(raw, {RAW_KEEP_CHARS}), _reject FROM decoded WHERE _reject <> '' ORDER BY line"
-            ).fetchall()
-        )
+        schema = arrow_schema(mapping.table)
+        int32 = {f.name for f in schema if pa.types.is_int32(f.type)}
+        select = compile_select(mapping.fields, "classified", f"kind = {sql_str(tagged_kind)}", int32_columns=int32)
         produced = {f.column for f in mapping.fields}
         exprs = []
         for col in columns(mapping.table):
@@ -58,7 +56,18 @@ class FieldReader(SqlReader):
                 exprs.append(col)
             else:
                 exprs.append(f"NULL AS {col}")
-        rows = con.sql(f"SELECT {', '.join(exprs)} FROM decoded WHERE _reject = ''").to_arrow_table()
-        con.execute("DROP TABLE decoded")
-        out.add(mapping.table, rows.cast(arrow_schema(mapping.table)))
+        # One pass: good rows and rejected ones come out together and are
+        # split in Arrow; only rejected rows carry their raw text.
+        result = con.sql(
+            f"SELECT {', '.join(exprs)}, _reject, CASE WHEN _reject <> '' THEN left(raw, {RAW_KEEP_CHARS}) END AS _raw "
+            f"FROM ({select})"
+        ).to_arrow_table()
+        out = Decoded()
+        good = pc.equal(result.column("_reject"), "")
+        if pc.sum(pc.invert(good)).as_py():
+            bad = result.filter(pc.invert(good)).select(["source_line", "_raw", "_reject"])
+            out.errors.extend(zip(*(bad.column(c).to_pylist() for c in bad.column_names)))
+            result = result.filter(good)
+        rows = result.drop_columns(["_reject", "_raw"])
+        out.add(mapping.table, rows.cast(schema))
         return out
