@@ -216,16 +216,19 @@ class CompiledRules:
     rules: tuple[CompiledRule, ...]
     text_prefilter: str       # RE2: a row that does not match it has nothing to redact
     json_prefilter: str       # RE2, over the JSON text: adds sensitive keys and escaped ASCII
+    key_regex: re.Pattern     # over a normalised key: `(?:^|_)(name)$`
+    text_gate: re.Pattern     # text_prefilter compiled for Python: skips short strings in one search
 
     def sensitive_key(self, key: str) -> str | None:
         """The listed name `key` matches (exactly or as a `_name` suffix), or None."""
-        n = normalise_key(key)
-        if n in self.field_names:
-            return n
-        for name in self.field_names:
-            if n.endswith("_" + name):
-                return name
-        return None
+        return _sensitive_key(self.key_regex, key)
+
+
+@lru_cache(maxsize=1 << 14)
+def _sensitive_key(key_regex: re.Pattern, key: str) -> str | None:
+    # JSON keys repeat endlessly across rows; the answer per key is cached.
+    m = key_regex.search(normalise_key(key))
+    return m.group(1) if m else None
 
 
 @lru_cache(maxsize=16)
@@ -259,7 +262,11 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
     json_prefilter = "|".join(value_filters + key_filter + escaped_ascii)
     for p in (text_prefilter, json_prefilter):
         _check_re2(p)
-    return CompiledRules(names, tuple(compiled), text_prefilter, json_prefilter)
+    # Longest names first so `x_api_key` reports api_key, not key-like shorter names.
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "(?!)"
+    key_regex = re.compile(rf"(?:^|_)({alternatives})$")
+    text_gate = re.compile(text_prefilter, re.ASCII)
+    return CompiledRules(names, tuple(compiled), text_prefilter, json_prefilter, key_regex, text_gate)
 
 
 def _scoped(pattern: str) -> str:
@@ -324,8 +331,11 @@ def cn_id_ok(text: str) -> bool:
 _CHECKS: dict[str, Callable[[str], bool]] = {"luhn": luhn_ok, "cn_id": cn_id_ok}
 
 
+_NON_DIGITS = re.compile(r"[^0-9]")
+
+
 def _digits(text: str) -> str:
-    return "".join(c for c in text if c.isdigit())
+    return _NON_DIGITS.sub("", text)
 
 
 def _cn_mobile(text: str) -> str:
@@ -445,6 +455,8 @@ class Redactor:
 
     def redact_text(self, text: str, counter: _Counter | None = None) -> str:
         """Replace every value-pattern match in `text`; tokens already in it are never matched again."""
+        if self.rules.text_gate.search(text) is None:
+            return text
         pieces = _TOKEN_SPLIT.split(text)  # odd indexes are tokens
         for rule in self.rules.rules:
             changed = False

@@ -200,11 +200,13 @@ def test_prefilter_is_a_superset_of_the_precise_pattern(rule):
     spec = {r.name: r for r in default_rules().patterns}[rule]
     precise = next(r for r in compile_rules(RedactionConfig()).rules if r.name == rule).regex
     gate = spec.prefilter or spec.pattern
+    gate_py = compile_rules(RedactionConfig()).text_gate
 
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.from_regex(precise, fullmatch=False))
     def check(text):
         if precise.search(text):
             assert pc.match_substring_regex(pa.array([text]), gate)[0].as_py(), text
+            assert gate_py.search(text), text  # the same gate as Python runs it on JSON leaves
 
     check()
