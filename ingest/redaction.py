@@ -391,6 +391,18 @@ class RedactionReport:
         parts = ", ".join(f"{n} {rule}" for rule, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
         return f"redacted {self.total} values: {parts}"
 
+    def table(self) -> str:
+        """The dry-run listing: one line per column and rule, for tuning the rules."""
+        if not self.counts:
+            return "nothing would be redacted"
+        rows = [(c, r, n) for c, rules in sorted(self.by_column.items()) for r, n in sorted(rules.items())]
+        width = max(len(c) for c, _r, _n in rows)
+        rwidth = max(len(r) for _c, r, _n in rows)
+        lines = [f"{'column':<{width}}  {'rule':<{rwidth}}  {'values':>8}"]
+        lines += [f"{c:<{width}}  {r:<{rwidth}}  {n:>8,}" for c, r, n in rows]
+        lines.append(self.summary())
+        return "\n".join(lines)
+
     def as_dict(self) -> dict[str, Any]:
         return {"total": self.total, "by_rule": dict(sorted(self.counts.items())),
                 "by_column": {c: dict(sorted(r.items())) for c, r in sorted(self.by_column.items())}}
@@ -701,6 +713,34 @@ def redact_tables(tables: dict[str, pa.Table], config: RedactionConfig, key: byt
 def redaction_report(tables: dict[str, pa.Table], config: RedactionConfig, key: bytes) -> RedactionReport:
     """The dry run: what `redact_tables` would redact, nothing changed (counts are identical)."""
     return _cached_redactor(config, key).redact_tables(tables, apply=False)[1]
+
+
+def dry_run(paths: list[str], config: RedactionConfig, tz: str = "UTC") -> RedactionReport:
+    """`ingest --redaction-report`: what redaction would take out of these files. Writes nothing.
+
+    Counts do not depend on the key, so a throwaway key is used and no key
+    file is created. Decodes exactly as ingest does (same framing and readers).
+    """
+    from trace_audit.ingest.decoder import Decoder
+    from trace_audit.ingest.framing import frames
+    from trace_audit.ingest.sources import expand
+
+    redactor = Redactor(config, secrets.token_bytes(32))
+    report = RedactionReport()
+    sources, _skipped = expand(paths)
+    decoder = Decoder(tz)
+    try:
+        for source in sources:
+            if source.problem:
+                continue
+            with open(source.path, "rb") as fh:
+                for frame in frames(fh):
+                    decoded = decoder.decode(frame, source.shown)
+                    report.merge(redactor.redact_tables(decoded.tables, apply=False)[1])
+                    redactor.redact_texts([e[1] for e in decoded.errors], "ingest_errors.raw", report)
+    finally:
+        decoder.close()
+    return report
 
 
 # ---------------------------------------------------------------------------

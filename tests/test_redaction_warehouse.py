@@ -247,3 +247,14 @@ def test_dry_run_counts_equal_real_counts_and_change_nothing(inputs):
     assert redact_tables(tables, RedactionConfig(enabled=False), KEY) == (tables, RedactionReport())
     again = _decoded_tables(inputs)
     assert all(again[t].equals(tables[t]) for t in tables)  # the dry run left its input alone
+
+
+def test_redaction_report_over_files_matches_the_real_ingest_and_writes_nothing(inputs, tmp_path):
+    from trace_audit.ingest.redaction import dry_run
+
+    before = sorted(p.name for p in tmp_path.iterdir())
+    report = dry_run(inputs, RedactionConfig(), tz="Asia/Shanghai")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before   # no database, no key file
+    real = _load(inputs, str(tmp_path / "w.duckdb"), Redactor(RedactionConfig(), KEY))
+    assert report.as_dict() == real.as_dict()
+    assert "steps.args" in report.table() and report.table().endswith(report.summary())
