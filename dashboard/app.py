@@ -13,17 +13,17 @@ import streamlit as st
 from trace_audit.dashboard import context, data
 from trace_audit.queries import db
 
-st.set_page_config(page_title="trace-audit", page_icon="🔎", layout="wide")
+st.set_page_config(page_title="trace-audit", page_icon=":material/fact_check:", layout="wide")
 
 PAGES = [
-    st.Page("views/overview.py", title="Overview", icon="📊", url_path="overview", default=True),
-    st.Page("views/incidents.py", title="Said but not done", icon="🗣️", url_path="incidents"),
-    st.Page("views/patterns.py", title="verified=false patterns", icon="🧩", url_path="patterns"),
-    st.Page("views/stuck.py", title="Stuck tasks", icon="⏳", url_path="stuck"),
-    st.Page("views/trends.py", title="Tool trends", icon="📈", url_path="trends"),
-    st.Page("views/investigate.py", title="Investigate", icon="🔍", url_path="investigate"),
-    st.Page("views/weekly.py", title="Weekly review", icon="🗓️", url_path="weekly"),
-    st.Page("views/rules.py", title="Rules", icon="📏", url_path="rules"),
+    st.Page("views/overview.py", title="Overview", icon=":material/dashboard:", url_path="overview", default=True),
+    st.Page("views/incidents.py", title="Said but not done", icon=":material/record_voice_over:", url_path="incidents"),
+    st.Page("views/patterns.py", title="verified=false patterns", icon=":material/extension:", url_path="patterns"),
+    st.Page("views/stuck.py", title="Stuck tasks", icon=":material/hourglass_top:", url_path="stuck"),
+    st.Page("views/trends.py", title="Tool trends", icon=":material/trending_up:", url_path="trends"),
+    st.Page("views/investigate.py", title="Investigate", icon=":material/search:", url_path="investigate"),
+    st.Page("views/weekly.py", title="Weekly review", icon=":material/calendar_month:", url_path="weekly"),
+    st.Page("views/rules.py", title="Rules", icon=":material/rule:", url_path="rules"),
 ]
 
 page = st.navigation(PAGES)

@@ -55,5 +55,5 @@ if choices:
     task = c1.selectbox("Open a turn", list(label), index=list(label).index(default) if default in label else 0,
                         format_func=label.get, key="incident_pick",
                         help="Click a row in the table, or pick a turn here, to open it in the investigation view.")
-    c2.page_link("views/investigate.py", label="Investigate →", icon="🔍",
+    c2.page_link("views/investigate.py", label="Investigate →", icon=":material/search:",
                  query_params=ctx.link_params(task=task))

@@ -38,5 +38,5 @@ st.dataframe(rows.assign(
 )[["started_at", "age_hours", "user_id", "conversation_id", "task_id", "goal", "last_seq", "last_tool",
    "last_status", "last_error", "agent_version"]], hide_index=True)
 if len(rows):
-    st.page_link("views/investigate.py", label=f"Investigate the oldest ({rows['task_id'].iloc[0]}) →", icon="🔍",
+    st.page_link("views/investigate.py", label=f"Investigate the oldest ({rows['task_id'].iloc[0]}) →", icon=":material/search:",
                  query_params=ctx.link_params(task=rows["task_id"].iloc[0]))

@@ -23,7 +23,7 @@ st.caption(f"Test: {analysis.TEST_RULE} (failure, verified=false and retry rates
            f"{f.since} – {f.until} against the {f.days} days before).")
 if rises:
     for r in rises:
-        st.error(r.sentence(), icon="🚩")
+        st.error(r.sentence(), icon=":material/flag:")
 else:
     st.success("No tool's failure, verified=false or retry rate rose significantly.")
 

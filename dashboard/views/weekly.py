@@ -41,7 +41,7 @@ st.subheader("What changed")
 for line in rep.headline:
     st.markdown(f"- {line}")
 for s in rep.jump_sentences():
-    st.error(s, icon="🚩")
+    st.error(s, icon=":material/flag:")
 st.caption(f"Flagging rule: {analysis.TEST_RULE}.")
 
 left, right = st.columns(2)
@@ -61,7 +61,7 @@ for title, header, rows, none in report.sections(rep, base_url=None):
         first_task = rep.incidents["task_id"].dropna()
         if len(first_task):
             st.page_link("views/investigate.py", label=f"Investigate the newest incident ({first_task.iloc[0]}) →",
-                         icon="🔍", query_params=ctx.link_params(task=first_task.iloc[0]))
+                         icon=":material/search:", query_params=ctx.link_params(task=first_task.iloc[0]))
 
 st.subheader("Download")
 c1, c2 = st.columns(2)

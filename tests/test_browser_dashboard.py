@@ -1,0 +1,132 @@
+"""The served dashboard in a real headless chromium (Debian's, never downloaded):
+every page loads with its key text and no exception box, and an incident opens in
+the investigation view. Screenshots go to a temp dir ($TRACE_AUDIT_SCREENSHOTS to keep them)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from dashboard_support import TZ, build_sample_db
+from trace_audit.dashboard import serve
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PERIOD = "from=2026-11-16&to=2026-11-22"
+PAGES = [  # url path ("" is the default page, Overview), text that must appear
+    ("", "What changed"),
+    ("incidents", "Said but not done"),
+    ("patterns", "By tool and error fingerprint"),
+    ("stuck", "Stuck now"),
+    ("trends", "Flagged: rose significantly"),
+    ("investigate", "Enter a user id"),
+    ("weekly", "What changed"),
+    ("rules", "Run history"),
+]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium not installed")]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    work = tmp_path_factory.mktemp("browser")
+    db = str(work / "sample.duckdb")
+    build_sample_db(db, work)
+    port = free_port()
+    log = open(work / "streamlit.log", "w")
+    proc = subprocess.Popen(serve.command(port), env=serve.environment(db, TZ), cwd=str(work),
+                            stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"dashboard did not start: {(work / 'streamlit.log').read_text()[-2000:]}")
+        time.sleep(0.3)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def page(served):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        ctx = browser.new_context(viewport={"width": 1500, "height": 1100})
+        yield ctx.new_page()
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    keep = os.environ.get("TRACE_AUDIT_SCREENSHOTS")
+    d = Path(keep) if keep else tmp_path_factory.mktemp("screens")
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def settle(page, text: str) -> None:
+    """Wait until `text` shows and Streamlit has finished running the script."""
+    page.get_by_text(text, exact=False).first.wait_for(timeout=30_000)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
+        timeout=30_000)
+    page.wait_for_timeout(800)  # let plotly finish drawing before a screenshot
+
+
+def test_every_page_renders_without_exceptions(served, page, shots):
+    for path, text in PAGES:
+        page.goto(f"{served}/{path}?{PERIOD}", wait_until="domcontentloaded")
+        settle(page, text)
+        assert page.locator('[data-testid="stException"]').count() == 0, f"exception box on {path}"
+        assert page.get_by_text("Page not found").count() == 0, f"/{path} is not a page"
+        page.screenshot(path=str(shots / f"{path or 'overview'}.png"), full_page=True)
+    # the sidebar filters stay in the URL after navigation
+    assert "from=2026-11-16" in page.url
+
+
+def test_weekly_review_names_the_incident(served, page, shots):
+    page.goto(f"{served}/weekly?{PERIOD}&week=2026-W47", wait_until="domcontentloaded")
+    settle(page, "agent version 2.4.0")
+    body = page.locator("section.main, [data-testid='stMain']").first.inner_text()
+    assert "create_reminder" in body and "2.4.0" in body
+    page.screenshot(path=str(shots / "weekly-w47.png"), full_page=True)
+
+
+def test_incident_opens_in_investigation_view(served, page, shots):
+    page.goto(f"{served}/incidents?{PERIOD}", wait_until="domcontentloaded")
+    settle(page, "Open a turn")
+    page.get_by_text("Investigate →").first.click()
+    settle(page, "Verdict:")
+    assert "/investigate" in page.url and "task=" in page.url
+    body = page.locator("[data-testid='stMain']").first.inner_text()
+    assert "What a correct system should have replied" in body
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.screenshot(path=str(shots / "investigate.png"), full_page=True)
