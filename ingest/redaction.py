@@ -72,8 +72,14 @@ USER_ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "messages": ("user_id",),
     "audit_logs": ("user_id",),
 }
-# JSON keys that carry a user id (OTel semconv `user.id`, seed-001 metadata).
+# JSON keys that carry a user id: `user_id`, `userId`, OTel `user.id`, `enduser.id`,
+# `gen_ai.user.id`, `traceloop.association.properties.user_id` (normalised forms).
 USER_ID_KEYS = frozenset({"user_id", "userid", "enduser_id"})
+
+
+def is_user_id_key(key: str) -> bool:
+    n = normalise_key(key)
+    return n in USER_ID_KEYS or n.endswith("_user_id")
 
 TOKEN_RE = re.compile(r"«[a-z0-9_]+:[0-9a-f]{8,64}»")
 _TOKEN_SPLIT = re.compile(r"(«[a-z0-9_]+:[0-9a-f]{8,64}»)")
@@ -548,7 +554,7 @@ class Redactor:
                     out[nk] = self.token(hit, canonical)
                     changed = True
                     continue
-                if (self.config.pseudonymise_user_id and normalise_key(k) in USER_ID_KEYS
+                if (self.config.pseudonymise_user_id and is_user_id_key(k)
                         and isinstance(v, (str, _Num)) and v != ""):
                     p = self.pseudonym(str(v))
                     if p != v:

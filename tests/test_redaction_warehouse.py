@@ -18,6 +18,7 @@ import pytest
 from trace_audit.ingest import loader
 from trace_audit.ingest.decoder import Decoder
 from trace_audit.ingest.framing import frames
+from trace_audit.ingest.readers.registry import AFTER_FILE, BINARY_SNIFFERS
 from trace_audit.ingest.redaction import (
     JSON_COLUMNS,
     TEXT_COLUMNS,
@@ -82,7 +83,7 @@ def canonical_records() -> list[dict]:
         {"record": "step", "task_id": "102", "seq": 1, "tool": "list_reminders", "status": "success",
          "verified": True, "args": json.dumps({"filter": "today"}),
          "metadata": {"http.request.header.authorization": [f"Bearer {SECRETS[4]}"],
-                      "gen_ai.usage.input_tokens": 812, "user.id": EMAILS[2],
+                      "gen_ai.usage.input_tokens": 812, "user.id": EMAILS[2], "gen_ai.user.id": EMAILS[2],
                       "gen_ai.tool.call.arguments": json.dumps({"owner": EMAILS[1], "password": SECRETS[1]})}},
         # Unrecognised: quarantined with its raw text, which must not keep the email.
         {"unknown_shape": True, "contact": EMAILS[1], "token": SECRETS[0]},
@@ -99,22 +100,29 @@ def inputs(tmp_path) -> list[str]:
 
 
 def _load(paths: list[str], db_path: str, redactor: Redactor | None) -> RedactionReport:
+    """The loader's per-file path (decode, upsert, quarantine, after-file hooks) plus the redaction line."""
     total = RedactionReport()
     con = db.connect(db_path)
     decoder = Decoder("Asia/Shanghai")
     try:
         for path in paths:
             con.execute("BEGIN TRANSACTION")
+            raw_loaded: dict[str, list[pa.Table]] = {}
             with open(path, "rb") as fh:
-                for frame in frames(fh):
+                for frame in frames(fh, sniffers=BINARY_SNIFFERS):
                     decoded = decoder.decode(frame, path)
                     if redactor is not None:
                         decoded, report = redactor.redact_decoded(decoded)  # the one added line
                         total.merge(report)
                     for table, rows in decoded.tables.items():
                         loader._upsert(con, table, rows)
+                        raw_loaded.setdefault(table, []).append(rows.select(list(loader.KEYS[table])))
                     if decoded.errors:
                         loader._quarantine(con, path, "sha", decoded.errors)
+            for hook in AFTER_FILE:
+                mine = {t: pa.concat_tables(raw_loaded[t]) for t in hook.raw_tables if t in raw_loaded}
+                if mine:
+                    hook.after_file(con, mine)
             con.execute("COMMIT")
     finally:
         decoder.close()
@@ -212,12 +220,12 @@ def test_pseudonymised_user_ids_still_join(inputs, tmp_path):
             con.close()
     assert results[0] == results[1] and len(results[0]) == 2
     assert all(u.startswith("«user:") for u in users) and len(users) == 2
-    assert report.counts["user_id"] == 2 + 3 + 3 + 1  # tasks, messages, audit_logs rows, one `user.id` in JSON
+    assert report.counts["user_id"] == 2 + 3 + 3 + 2  # tasks, messages, audit_logs rows, two user-id keys in JSON
     con = db.connect(redacted, read_only=True)
     try:
         uid = con.execute("SELECT user_id FROM tasks WHERE task_id = '102'").fetchone()[0]
         meta = json.loads(con.execute("SELECT metadata FROM steps WHERE task_id = '102'").fetchone()[0])
-        assert meta["user.id"] == uid  # user ids inside JSON get the same pseudonym
+        assert meta["user.id"] == meta["gen_ai.user.id"] == uid  # user ids inside JSON get the same pseudonym
     finally:
         con.close()
     assert _survivors(redacted, ["li.lei", EMAILS[2]]) == []
@@ -229,7 +237,7 @@ def _decoded_tables(paths: list[str]) -> dict[str, pa.Table]:
     try:
         for path in paths:
             with open(path, "rb") as fh:
-                for frame in frames(fh):
+                for frame in frames(fh, sniffers=BINARY_SNIFFERS):
                     for t, rows in decoder.decode(frame, path).tables.items():
                         tables.setdefault(t, []).append(rows)
     finally:
@@ -258,3 +266,62 @@ def test_redaction_report_over_files_matches_the_real_ingest_and_writes_nothing(
     real = _load(inputs, str(tmp_path / "w.duckdb"), Redactor(RedactionConfig(), KEY))
     assert report.as_dict() == real.as_dict()
     assert "steps.args" in report.table() and report.table().endswith(report.summary())
+
+
+def _attr(key: str, value) -> dict:
+    if isinstance(value, int):
+        return {"key": key, "value": {"intValue": str(value)}}
+    return {"key": key, "value": {"stringValue": value}}
+
+
+def otlp_export() -> dict:
+    trace = "5b8efff798038103d269b633813fc60c"
+    t0 = 1_762_560_000_000_000_000
+    agent = {"traceId": trace, "spanId": "eee19b7ec3c1b170", "name": "invoke_agent reminder-bot", "kind": 1,
+             "startTimeUnixNano": str(t0), "endTimeUnixNano": str(t0 + 3_000_000_000),
+             "attributes": [
+                 _attr("gen_ai.operation.name", "invoke_agent"), _attr("user.id", EMAILS[1]),
+                 _attr("gen_ai.conversation.id", "c-000777"),
+                 _attr("gen_ai.input.messages", json.dumps(
+                     [{"role": "user", "parts": [{"type": "text", "content": f"提醒我给 {EMAILS[0]} 打电话 {PHONES[0]}"}]}],
+                     ensure_ascii=False)),
+                 _attr("gen_ai.output.messages", json.dumps(
+                     [{"role": "assistant", "parts": [{"type": "text", "content": f"好的,已创建提醒:联系 {EMAILS[0]}"}]}],
+                     ensure_ascii=False)),
+             ]}
+    tool = {"traceId": trace, "spanId": "eee19b7ec3c1b171", "parentSpanId": "eee19b7ec3c1b170",
+            "name": "execute_tool create_reminder", "kind": 1,
+            "startTimeUnixNano": str(t0 + 1_000_000_000), "endTimeUnixNano": str(t0 + 2_000_000_000),
+            "attributes": [
+                _attr("gen_ai.operation.name", "execute_tool"), _attr("gen_ai.tool.name", "create_reminder"),
+                _attr("gen_ai.tool.call.id", "call_1"),
+                _attr("gen_ai.tool.call.arguments", json.dumps({"title": "打电话", "phone": PHONES[1],
+                                                                 "api_key": SECRETS[0]}, ensure_ascii=False)),
+                _attr("http.request.header.authorization", f"Bearer {SECRETS[4]}"),
+                _attr("gen_ai.usage.input_tokens", 321),
+            ],
+            "status": {"code": 2, "message": f"gateway rejected password={SECRETS[1]}"}}
+    return {"resourceSpans": [{"resource": {"attributes": [_attr("service.name", "reminder-bot"),
+                                                            _attr("enduser.id", EMAILS[1])]},
+                               "scopeSpans": [{"scope": {"name": "agent"}, "spans": [agent, tool]}]}]}
+
+
+def test_otlp_spans_and_everything_derived_from_them_are_redacted(tmp_path):
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(otlp_export(), ensure_ascii=False), "utf-8")
+    plain, redacted = str(tmp_path / "plain.duckdb"), str(tmp_path / "redacted.duckdb")
+    _load([str(path)], plain, None)
+    report = _load([str(path)], redacted, Redactor(RedactionConfig(), KEY))
+    needles = [EMAILS[0], EMAILS[1], PHONES[0], PHONES[1], SECRETS[0], SECRETS[1], SECRETS[4]]
+    assert {n for _t, _c, n in _survivors(plain, needles)} == set(needles)
+    assert _survivors(redacted, needles) == []
+    assert {"otel_spans.attributes", "otel_spans.resource", "otel_spans.status_message"} <= set(report.by_column)
+    con = db.connect(redacted, read_only=True)
+    try:
+        tool, status = con.execute("SELECT tool, status FROM steps WHERE tool IS NOT NULL").fetchone()
+        assert (tool, status) == ("create_reminder", "failed")
+        goal, answer, uid = con.execute("SELECT goal, final_answer, user_id FROM tasks").fetchone()
+        assert goal.startswith("提醒我给 «email:") and answer.startswith("好的,已创建提醒:联系 «email:")
+        assert uid.startswith("«email:")
+    finally:
+        con.close()
