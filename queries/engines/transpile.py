@@ -1,0 +1,256 @@
+"""Rule SQL (DuckDB dialect) -> SQL for another engine, through one pinned sqlglot.
+
+Each rule file is parsed once (cached by its content hash). Binding copies the
+tree and replaces every `$name` placeholder by a typed literal, so no engine
+ever sees a parameter marker or a value formatted into text by hand. A few
+DuckDB functions whose meaning sqlglot does not carry over are rewritten for
+ClickHouse here (see `_clickhouse_fixes`); everything else is sqlglot's own
+translation, which is why the rules keep to docs/scale-out.md's portable subset.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timezone
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+SOURCE_DIALECT = "duckdb"
+SQLGLOT_VERSION = "30.30.0"
+
+_PARSED: dict[tuple[str, str], exp.Expression] = {}
+
+
+class TranspileError(Exception):
+    """A rule that sqlglot cannot parse or that binds a value it cannot type."""
+
+
+def check_sqlglot_version() -> None:
+    if sqlglot.__version__ != SQLGLOT_VERSION:
+        raise TranspileError(f"sqlglot {sqlglot.__version__} is installed, trace-audit is tested with "
+                             f"{SQLGLOT_VERSION} (other versions translate differently); "
+                             f"pip install sqlglot=={SQLGLOT_VERSION}")
+
+
+def parse(sql: str, key: str | None = None) -> exp.Expression:
+    """The DuckDB-dialect tree of `sql`, parsed once per `key` (e.g. a rule's sha256)."""
+    cache_key = (key or sql, sql if key is None else "")
+    tree = _PARSED.get(cache_key)
+    if tree is None:
+        try:
+            tree = sqlglot.parse_one(sql, read=SOURCE_DIALECT)
+        except sqlglot.errors.ParseError as exc:
+            raise TranspileError(f"sqlglot cannot parse the rule: {exc}") from None
+        _PARSED[cache_key] = tree
+    return tree
+
+
+def _timestamp_literal(ts: datetime, dialect: str) -> exp.Expression:
+    if ts.tzinfo is not None:
+        ts = ts.astimezone(timezone.utc).replace(tzinfo=None)
+    text = exp.Literal.string(ts.isoformat(sep=" ", timespec="microseconds"))
+    if dialect == "clickhouse":
+        # sqlglot would say DateTime (whole seconds); keep microseconds and pin UTC.
+        return exp.Anonymous(this="toDateTime64", expressions=[text, exp.Literal.number(6), exp.Literal.string("UTC")])
+    return exp.Cast(this=text, to=exp.DataType.build("TIMESTAMP"))
+
+
+def literal(value: Any, dialect: str) -> exp.Expression:
+    """A typed literal for a bound parameter."""
+    if value is None:
+        return exp.Null()
+    if isinstance(value, bool):
+        return exp.Boolean(this=value)
+    if isinstance(value, int):
+        return exp.Literal.number(value)
+    if isinstance(value, float):
+        return exp.Cast(this=exp.Literal.number(repr(value)), to=exp.DataType.build("DOUBLE"))
+    if isinstance(value, str):
+        return exp.Literal.string(value)
+    if isinstance(value, datetime):
+        return _timestamp_literal(value, dialect)
+    if isinstance(value, date):
+        return exp.Cast(this=exp.Literal.string(value.isoformat()), to=exp.DataType.build("DATE"))
+    raise TranspileError(f"cannot bind a {type(value).__name__} parameter ({value!r}); use a number, text, "
+                         "boolean, time or a list of strings")
+
+
+def bind(tree: exp.Expression, params: dict[str, Any], dialect: str) -> exp.Expression:
+    """A copy of `tree` with each `$name` replaced by the typed literal of params[name]."""
+    bound = tree.copy()
+    missing: list[str] = []
+
+    def swap(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, (exp.Placeholder, exp.Parameter)):
+            name = node.name
+            if name not in params:
+                missing.append(name)
+                return node
+            return literal(params[name], dialect)
+        return node
+
+    bound = _bottom_up(bound, swap)
+    if missing:
+        raise TranspileError(f"no value bound for ${', $'.join(sorted(set(missing)))}")
+    return bound
+
+
+# ---- ClickHouse -----------------------------------------------------------------------------
+
+
+def _fn(name: str, *args: exp.Expression) -> exp.Expression:
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+def _path_keys(path: exp.Expression) -> list[exp.Expression] | None:
+    """ClickHouse JSON keys for a constant JSONPath ($.a.b[0] -> 'a', 'b', 1), else None."""
+    if not isinstance(path, exp.JSONPath):
+        return None
+    keys: list[exp.Expression] = []
+    for part in path.expressions:
+        if isinstance(part, exp.JSONPathRoot):
+            continue
+        if isinstance(part, exp.JSONPathKey) and isinstance(part.this, str):
+            keys.append(exp.Literal.string(part.this))
+        elif isinstance(part, exp.JSONPathSubscript) and isinstance(part.this, int):
+            keys.append(exp.Literal.number(part.this + 1))  # ClickHouse counts from 1
+        else:
+            return None
+    return keys
+
+
+def _raw_at(doc: exp.Expression, path: exp.Expression) -> exp.Expression:
+    """The raw JSON text at `path` in `doc` ('' when absent)."""
+    keys = _path_keys(path)
+    if keys is not None:
+        return _fn("JSONExtractRaw", doc, *keys)
+    # A path held in a column ($."a"."b", as the engine writes argument bounds):
+    # JSON functions accept non-constant keys (JSON_VALUE does not), so pick the
+    # call by the path's depth (up to 4 keys).
+    def names() -> exp.Expression:
+        return _fn("extractAll", path.copy(), exp.Literal.string('"([^"]*)"'))
+
+    branches: list[exp.Expression] = []
+    for depth in range(1, 5):
+        keys = [_fn("arrayElement", names(), exp.Literal.number(i)) for i in range(1, depth + 1)]
+        branches += [exp.EQ(this=_fn("length", names()), expression=exp.Literal.number(depth)),
+                     _fn("JSONExtractRaw", doc.copy(), *keys)]
+    return _fn("multiIf", *branches, exp.Literal.string(""))
+
+
+def _json_extract_string(doc: exp.Expression, path: exp.Expression) -> exp.Expression:
+    """DuckDB's json_extract_string: NULL when absent or JSON null, the text of a string, else the
+    minified JSON of the value. ClickHouse's JSONExtractString gives '' for all but strings."""
+    raw = _raw_at(doc, path)
+    return _fn("multiIf",
+               exp.Or(this=exp.EQ(this=raw.copy(), expression=exp.Literal.string("")),
+                      expression=exp.EQ(this=raw.copy(), expression=exp.Literal.string("null"))),
+               exp.Null(),
+               exp.EQ(this=_fn("JSONType", raw.copy()), expression=exp.Literal.string("String")),
+               _fn("JSONExtractString", raw.copy()),
+               raw.copy())
+
+
+def _name_qualified_projections(select: exp.Select) -> None:
+    # ClickHouse names an unaliased `t.col` output column "t.col", so an outer
+    # query's `col` (or `c.col`) does not find it; DuckDB and Spark call it "col".
+    for i, proj in enumerate(select.expressions):
+        if isinstance(proj, exp.Column) and proj.table and not isinstance(proj.this, exp.Star):
+            select.expressions[i] = exp.alias_(proj.copy(), proj.name, quoted=proj.this.quoted)
+
+
+def _own_sources(select: exp.Select) -> list[exp.Table]:
+    found = []
+    frm = select.args.get("from_") or select.args.get("from")
+    if frm is not None and isinstance(frm.this, exp.Table):
+        found.append(frm.this)
+    for join in select.args.get("joins") or []:
+        if isinstance(join.this, exp.Table):
+            found.append(join.this)
+    return found
+
+
+def _resolves_outward(col: exp.Column, outer: exp.Select, name: str) -> bool:
+    node = col.parent
+    while node is not None and node is not outer:
+        if isinstance(node, exp.Select) and any(t.alias_or_name == name for t in _own_sources(node)):
+            return False
+        node = node.parent
+    return True
+
+
+def _alias_shadowed_tables(select: exp.Select) -> None:
+    # `SELECT ... EXISTS (SELECT 1 FROM w g WHERE g.x = w.x) FROM w`: ClickHouse binds the inner
+    # `w.x` to the subquery's own `w g`, so the correlation silently disappears. A distinct
+    # alias on the outer table makes the reference unambiguous.
+    for table in _own_sources(select):
+        if table.alias:
+            continue
+        name = table.name
+        nested = [t for sub in select.find_all(exp.Select) if sub is not select
+                  for t in _own_sources(sub) if t.name == name]
+        if not nested:
+            continue
+        outer_name = f"{name}__outer"
+        cols = [c for c in select.find_all(exp.Column) if c.table == name and _resolves_outward(c, select, name)]
+        table.set("alias", exp.TableAlias(this=exp.to_identifier(outer_name)))
+        for col in cols:
+            col.set("table", exp.to_identifier(outer_name))
+
+
+def _clickhouse_fixes(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.Select):
+        _alias_shadowed_tables(node)
+        _name_qualified_projections(node)
+        return node
+    if isinstance(node, exp.JSONExtractScalar):
+        return _json_extract_string(node.this, node.expression)
+    if isinstance(node, exp.TryCast):
+        # CAST(x AS Nullable(T)) still throws on some inputs; accurateCastOrNull never does.
+        target = re.sub(r"^Nullable\((.*)\)$", r"\1", node.to.sql("clickhouse"))
+        return _fn("accurateCastOrNull", node.this, exp.Literal.string(target))
+    if isinstance(node, exp.Anonymous) and str(node.this).lower() == "json_valid":
+        return _fn("isValidJSON", *node.expressions)
+    if isinstance(node, exp.Cast) and node.to.this in (exp.DataType.Type.TIMESTAMPTZ, exp.DataType.Type.TIMESTAMP) \
+            and not isinstance(node, exp.TryCast):
+        return _fn("toDateTime64", node.this, exp.Literal.number(6), exp.Literal.string("UTC"))
+    return node
+
+
+def _spark_fixes(node: exp.Expression) -> exp.Expression:
+    return node
+
+
+FIXES = {"clickhouse": _clickhouse_fixes, "spark": _spark_fixes, "duckdb": lambda n: n}
+
+
+def _bottom_up(tree: exp.Expression, fix) -> exp.Expression:
+    # sqlglot's transform() does not descend into a replaced node, and the fixes
+    # nest (TRY_CAST(json_extract_string(...))), so children are fixed first.
+    root = tree
+    for node in reversed(list(tree.dfs())):
+        new = fix(node)
+        if new is not node:
+            if node is root:
+                root = new
+            else:
+                node.replace(new)
+    return root
+
+
+def generate(tree: exp.Expression, dialect: str) -> str:
+    fixed = _bottom_up(tree.copy(), FIXES.get(dialect, lambda n: n))
+    return fixed.sql(dialect=dialect)
+
+
+def transpile(sql: str, params: dict[str, Any], dialect: str, key: str | None = None) -> str:
+    """Parse (once per key), bind `params` as typed literals, generate `dialect` SQL."""
+    return generate(bind(parse(sql, key), params, dialect), dialect)
+
+
+def excluding_tools(sql: str, regex: str) -> str:
+    """`sql` (DuckDB) keeping only rows whose tool does not match `regex` (NULL tools are kept)."""
+    return (f"SELECT * FROM ({sql}) AS _kept WHERE NOT coalesce(regexp_matches(tool, "
+            f"{exp.Literal.string(regex).sql(SOURCE_DIALECT)}), FALSE)")

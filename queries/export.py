@@ -1,0 +1,90 @@
+"""Moving the warehouse out of DuckDB: Hive-partitioned Parquet, or a ClickHouse database.
+
+    write_parquet(con, "out/")        out/steps/day=2026-11-03/data_0.parquet ...
+    load_into_clickhouse(con, engine) the same tables into ClickHouse (or chDB)
+
+Parquet is the interchange every engine reads the same way (DuckDB, ClickHouse,
+Spark): partitions are by `day`, a DATE of the row's UTC time, never by a
+timestamp (engines disagree on how they spell and parse timestamp partition
+values). JSON columns are written as plain text, which every engine reads as a
+string. Each file carries `trace_audit_table` in its key/value metadata so
+`trace-audit ingest DIR` knows which table a file belongs to.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from trace_audit.queries.engines.base import RULE_TABLES
+
+# The UTC day a row belongs to (its partition).
+DAY_OF = {
+    "tasks": "started_at",
+    "steps": "coalesce(started_at, ended_at)",
+    "messages": "created_at",
+    "audit_logs": "created_at",
+}
+TABLE_KEY = "trace_audit_table"
+
+
+class ExportError(Exception):
+    """An export that cannot go ahead; the text says what to do."""
+
+
+def columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str]]:
+    return [(r[0], r[1]) for r in con.execute(f"DESCRIBE {table}").fetchall()]
+
+
+def select_sql(con: duckdb.DuckDBPyConnection, table: str, with_day: bool = False) -> str:
+    """The table's rows with JSON as text (and, for Parquet, the partition day)."""
+    cols = [f"CAST({name} AS VARCHAR) AS {name}" if typ == "JSON" else name for name, typ in columns(con, table)]
+    if with_day:
+        cols.append(f"CAST({DAY_OF[table]} AS DATE) AS day")
+    return f"SELECT {', '.join(cols)} FROM {table}"
+
+
+def write_parquet(con: duckdb.DuckDBPyConnection, out_dir: str | Path, overwrite: bool = False) -> dict[str, int]:
+    """Write each rule table under out_dir/<table>/day=YYYY-MM-DD/; returns rows per table."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"{out}: exists and is not a directory; choose a directory for --parquet")
+    clash = [t for t in RULE_TABLES if (out / t).exists() and any((out / t).iterdir())]
+    if clash and not overwrite:
+        raise ExportError(f"{out}: already holds {', '.join(clash)}; choose an empty directory or pass --overwrite")
+    out.mkdir(parents=True, exist_ok=True)
+    counts = {}
+    for table in RULE_TABLES:
+        target = (out / table).as_posix().replace("'", "''")
+        opts = f"FORMAT parquet, PARTITION_BY (day), KV_METADATA {{{TABLE_KEY}: '{table}'}}"
+        if overwrite:
+            opts += ", OVERWRITE_OR_IGNORE"
+        n = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+        if n:
+            con.execute(f"COPY ({select_sql(con, table, with_day=True)}) TO '{target}' ({opts})")
+        counts[table] = n
+    return counts
+
+
+def load_into_clickhouse(con: duckdb.DuckDBPyConnection, target, replace: bool = False) -> dict[str, int]:
+    """Create the tables on a ClickHouse engine (server or chDB) and copy the rule tables into it.
+
+    A table that already holds rows is refused unless `replace` (then it is
+    emptied first): MergeTree does not replace rows by key, so loading twice
+    would double every finding.
+    """
+    from trace_audit.queries.engines.clickhouse_family import ddl, quote
+
+    counts = {}
+    for table in RULE_TABLES:
+        target.execute(ddl(table))
+        have = target.query_arrow(f"SELECT count() AS n FROM {quote(table)}").column(0)[0].as_py()
+        if have and not replace:
+            raise ExportError(f"ClickHouse table {table} already holds {have:,} rows; pass --replace to empty "
+                              "it and load again (loading twice would duplicate rows)")
+        if have:
+            target.execute(f"TRUNCATE TABLE {quote(table)}")
+        names = [c for c, _ in columns(con, table)]
+        counts[table] = target.insert_from_duckdb(con, table, select_sql(con, table), names)
+    return counts
