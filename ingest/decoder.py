@@ -15,9 +15,12 @@ import json
 import duckdb
 import pyarrow as pa
 
-from trace_audit.ingest.framing import RAW_KEEP_CHARS, Frame
+from trace_audit.ingest.framing import RAW_KEEP_CHARS, RECORDS_SCHEMA, Frame
 from trace_audit.ingest.readers.base import Decoded, PythonReader, RecordContext, SqlReader
 from trace_audit.ingest.readers.registry import READERS
+
+SCAN_BATCH_ROWS = 16 * 1024
+_EMPTY_FRAME = RECORDS_SCHEMA.empty_table()
 
 _JSON_TYPE_NAMES = {
     "ARRAY": "an array", "VARCHAR": "a string", "NULL": "null", "BOOLEAN": "true/false",
@@ -71,7 +74,8 @@ class Decoder:
         self.con = duckdb.connect(":memory:")
         self.con.execute(f"SET TimeZone = '{_checked_tz(self.con, tz)}'")
         self.con.execute("SET preserve_insertion_order = false")
-        self._classify = _classify_sql()
+        self.con.register("frame_in", _EMPTY_FRAME)
+        self.con.execute(f"CREATE TEMP VIEW classified AS {_classify_sql()}")
         self._by_name = {r.name: r for r in READERS}
 
     def close(self) -> None:
@@ -86,28 +90,30 @@ class Decoder:
         if batch is None or batch.num_rows == 0:
             return _stamped(out, source_file)
         con = self.con
-        con.register("frame_in", batch)
+        # Several record batches, so DuckDB scans the frame on all its threads.
+        con.register("frame_in", pa.Table.from_batches(batch.to_batches(max_chunksize=SCAN_BATCH_ROWS)))
         try:
-            con.execute(f"CREATE OR REPLACE TEMP TABLE classified AS {self._classify}")
+            # `classified` is a view over frame_in: each query below parses
+            # the keys again, which costs less than materialising the frame.
+            kinds = dict(con.execute("SELECT kind, count(*) FROM classified GROUP BY ALL").fetchall())
+            if None in kinds:
+                last = batch.column("line")[-1].as_py()
+                last_raw = batch.column("raw")[-1].as_py()
+                unterminated_line = last if frame.batch is not None and not last_raw.endswith("\n") else None
+                for line, raw, jtype, keys in con.execute(
+                    "SELECT line, raw, jtype, k FROM classified WHERE kind IS NULL ORDER BY line"
+                ).fetchall():
+                    out.errors.append((line, raw, _reject_reason(raw, jtype, keys, line == unterminated_line)))
+            for tagged in sorted(k for k in kinds if k):
+                reader_name, kind = tagged.split(":", 1)
+                reader = self._by_name[reader_name]
+                if isinstance(reader, SqlReader):
+                    out.merge(reader.decode(con, tagged, source_file))
+                elif isinstance(reader, PythonReader):
+                    records = con.execute("SELECT line, raw FROM classified WHERE kind = ? ORDER BY line", [tagged]).fetchall()
+                    out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line, self.tz)))
         finally:
-            con.unregister("frame_in")
-        last = batch.column("line")[-1].as_py()
-        last_raw = batch.column("raw")[-1].as_py()
-        unterminated_line = last if frame.batch is not None and not last_raw.endswith("\n") else None
-        for line, raw, jtype, keys in con.execute(
-            "SELECT line, raw, jtype, k FROM classified WHERE kind IS NULL ORDER BY line"
-        ).fetchall():
-            out.errors.append((line, _cut(raw), _reject_reason(raw, jtype, keys, line == unterminated_line)))
-        kinds = [r[0] for r in con.execute("SELECT DISTINCT kind FROM classified WHERE kind <> '' ORDER BY kind").fetchall()]
-        for tagged in kinds:
-            reader_name, kind = tagged.split(":", 1)
-            reader = self._by_name[reader_name]
-            if isinstance(reader, SqlReader):
-                out.merge(reader.decode(con, tagged, source_file))
-            elif isinstance(reader, PythonReader):
-                records = con.execute("SELECT line, raw FROM classified WHERE kind = ? ORDER BY line", [tagged]).fetchall()
-                out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line, self.tz)))
-        con.execute("DROP TABLE classified")
+            con.register("frame_in", _EMPTY_FRAME)
         out.errors = [(line, _cut(raw), reason) for line, raw, reason in out.errors]
         out.errors.sort(key=lambda e: e[0])
         return _stamped(out, source_file)

@@ -100,12 +100,15 @@ def _convert(field: Field, t: str, j: str | None, int32: bool) -> str:
             f"WHEN abs({num}) >= 1e11 THEN {num} / 1e3 ELSE {num} END)"
         )
         # Strings: ISO 8601 with or without offset; naive ones are read in the
-        # decoder session's time zone (= --tz).
+        # decoder session's time zone (= --tz). Text with ':' or an inner '-'
+        # is a date, so the (failing, costly) number cast is not tried on it.
+        looks_like_date = f"(strpos({t}, ':') > 0 OR strpos({t}, '-') > 1)"
         return (
             f"CASE WHEN {t} IS NULL THEN NULL "
+            f"WHEN {looks_like_date} THEN TRY_CAST({t} AS TIMESTAMPTZ) "
             f"WHEN {num} IS NOT NULL THEN CASE WHEN isfinite({num}) AND {seconds} BETWEEN {_EPOCH_MIN} AND {_EPOCH_MAX} "
             f"THEN to_timestamp({seconds}) END "
-            f"ELSE TRY_CAST(trim({t}) AS TIMESTAMPTZ) END"
+            f"ELSE TRY_CAST({t} AS TIMESTAMPTZ) END"
         )
     if field.kind == JSON:
         return f"CAST({j} AS JSON)"
@@ -166,7 +169,9 @@ def compile_select(fields: list[Field], source: str, where: str, extra_columns: 
             shown = " or ".join(f.input_keys)
             checks.append(f"CASE WHEN _t_{f.column} IS NULL THEN 'missing required field {shown}' "
                           f"WHEN trim(_t_{f.column}) = '' THEN 'required field {shown} is empty' END")
-            flags.append(f"_t_{f.column} IS NULL OR trim(_t_{f.column}) = ''")
+            # trim only for the rare value that starts or ends with a space.
+            flags.append(f"_t_{f.column} IS NULL OR _t_{f.column} = '' "
+                         f"OR ((starts_with(_t_{f.column}, ' ') OR ends_with(_t_{f.column}, ' ')) AND trim(_t_{f.column}) = '')")
     known = "[" + ", ".join(sql_str(k) for k in keys + ["record"]) + "]"
     # Only records with keys beyond the known ones pay for this (a second parse).
     extra = (

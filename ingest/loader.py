@@ -14,8 +14,10 @@ audit_logs(audit_id). Within one file the last record with a key wins.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import sys
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
@@ -130,20 +132,48 @@ def ingest(
     return summary
 
 
+class _HashingReader(io.RawIOBase):
+    """Hashes the bytes of a file as the framing reads them (saves a second pass)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.sha = hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:  # type: ignore[override]
+        n = self.inner.readinto(b)
+        if n:
+            self.sha.update(memoryview(b)[:n])
+        return n or 0
+
+    def finish(self) -> str:
+        """Hash the rest of the file (a reader may stop early) and return the digest."""
+        for block in iter(lambda: self.inner.read(4 * 1024 * 1024), b""):
+            self.sha.update(block)
+        return self.sha.hexdigest()
+
+
 def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, progress: bool | None) -> FileResult:
     if source.problem:
         return FileResult(source.shown, "failed", message=source.problem)
     try:
-        digest = sha256_of(source.path)
         size = os.path.getsize(source.path)
+        # Same content means same size: only when a stored file has this size
+        # can this one be a repeat, and only then is it hashed before reading.
+        maybe_seen = con.execute("SELECT 1 FROM ingest_files WHERE size_bytes = ? LIMIT 1", [size]).fetchall()
+        digest = sha256_of(source.path) if maybe_seen else ""
     except OSError as exc:
         return FileResult(source.shown, "failed", message=f"{source.shown}: cannot read: {exc.strerror or exc}")
-    seen = con.execute(
-        "SELECT path, ingested_at FROM ingest_files WHERE sha256 = ? ORDER BY ingested_at LIMIT 1", [digest]
-    ).fetchall()
-    if seen:
-        return FileResult(source.shown, "already_loaded", digest,
-                          message=f"same content as {seen[0][0]}, loaded {seen[0][1]:%Y-%m-%d %H:%M}Z; nothing to do")
+    if digest:
+        seen = con.execute(
+            "SELECT path, ingested_at FROM ingest_files WHERE sha256 = ? ORDER BY ingested_at LIMIT 1", [digest]
+        ).fetchall()
+        if seen:
+            return FileResult(source.shown, "already_loaded", digest,
+                              message=f"same content as {seen[0][0]}, loaded {seen[0][1]:%Y-%m-%d %H:%M}Z; nothing to do")
+    pending = digest or f"pending-{uuid.uuid4().hex}"  # stands in for the hash in ingest_errors until known
     result = FileResult(source.shown, "loaded", digest, counts={t: 0 for t in TABLES})
     formats: set[str] = set()
     raw_tables = {t for hook in AFTER_FILE for t in hook.raw_tables}
@@ -151,8 +181,9 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
     bar = _progress(source.shown, size, progress)
     con.execute("BEGIN TRANSACTION")
     try:
-        with open(source.path, "rb") as fh:
-            for frame in frames(fh, max_record_bytes, BINARY_SNIFFERS):
+        with open(source.path, "rb", buffering=0) as fh:
+            hashing = _HashingReader(fh)
+            for frame in frames(hashing, max_record_bytes, BINARY_SNIFFERS):
                 decoded = decoder.decode(frame, source.shown)
                 for table, rows in decoded.tables.items():
                     result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
@@ -160,12 +191,18 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                         raw_loaded.setdefault(table, []).append(rows.select(list(KEYS[table])))
                     formats.update(_sources_in(rows))
                 if decoded.errors:
-                    _quarantine(con, source.shown, digest, decoded.errors)
+                    _quarantine(con, source.shown, pending, decoded.errors)
                     result.errors += len(decoded.errors)
                     for line, _raw, reason in decoded.errors[: max(0, 5 - len(result.first_errors))]:
                         result.first_errors.append((line, reason))
                 if bar:
                     bar[0].update(bar[1], completed=frame.bytes_read)
+            streamed = hashing.finish()
+        if digest and streamed != digest:
+            raise OSError(f"the file changed while it was being read (sha256 {digest[:12]}… then {streamed[:12]}…)")
+        digest = result.sha256 = streamed
+        if result.errors and pending != digest:
+            con.execute("UPDATE ingest_errors SET sha256 = ? WHERE sha256 = ?", [digest, pending])
         for hook in AFTER_FILE:
             mine = {t: pa.concat_tables(raw_loaded[t]) for t in hook.raw_tables if t in raw_loaded}
             if mine:
@@ -180,8 +217,12 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         )
         db.mark_changed(con)
         con.execute("COMMIT")
-    except (duckdb.Error, OSError, EOFError, ValueError) as exc:
+    except BaseException as exc:
+        # Whatever stopped this file (a bad block, a reader bug, Ctrl-C), its
+        # rows go; the database is as it was before the file.
         con.execute("ROLLBACK")
+        if not isinstance(exc, (duckdb.Error, OSError, EOFError, ValueError)):
+            raise
         return FileResult(source.shown, "failed", digest,
                           message=f"{source.shown}: nothing from this file was stored: {_plain(exc)}")
     finally:

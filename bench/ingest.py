@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Ingest throughput and memory, next to DuckDB's own JSON reader as the floor.
+
+    python bench/ingest.py                          # 1M steps, then a ~1 GB single file for peak RSS
+    python bench/ingest.py --steps 200000 --rss-mb 0   # quick look
+    python bench/ingest.py --markdown docs/benchmarks.md
+
+What runs, each in its own subprocess (timed wall-clock; peak RSS from that
+child's own rusage via os.wait4, so runs do not mask each other):
+
+  trace-audit   `trace-audit ingest DIR --db fresh.duckdb --tz Asia/Shanghai`:
+                framing, classification, field decoding with checks and
+                quarantine, upsert by key, one transaction per file, commit.
+  floor         DuckDB alone: `CREATE TABLE t AS SELECT * FROM read_json(file,
+                format='newline_delimited', columns={...declared...})` for the
+                same files into a fresh database file. No checks, no keys, no
+                time zones: the cost of parsing and storing the bytes.
+
+Data: seed-004 dumps (agent_task, agent_step, audit_logs) from
+`sample_data/generate.py --scale N --formats seed004`, N chosen for --steps.
+The peak-RSS run takes one agent_step file of about --rss-mb (copies of the
+generated steps with task ids made unique per copy) so the whole gigabyte is
+one file, i.e. one transaction: the hard case for memory.
+
+The machine this runs on may be shared: compare the ratio column, measured in
+the same run, more than the absolute figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+GENERATOR = REPO / "sample_data" / "generate.py"
+STEPS_PER_SCALE = 3097  # agent_step rows per --scale unit of the generator (measured)
+
+# Declared column types for the floor; anything else is read as VARCHAR.
+FLOOR_TYPES = {
+    "id": "BIGINT", "task_id": "BIGINT", "seq": "INTEGER", "verified": "INTEGER", "attempts": "INTEGER",
+    "total_steps": "INTEGER", "success_steps": "INTEGER", "replanned": "INTEGER",
+    "create_time": "TIMESTAMP", "finish_time": "TIMESTAMP",
+}
+
+FLOOR_SCRIPT = r"""
+import duckdb, json, sys
+db, spec = sys.argv[1], json.loads(sys.argv[2])
+con = duckdb.connect(db)
+total = 0
+for i, (path, columns) in enumerate(spec):
+    cols = "{" + ", ".join(f"'{k}': '{v}'" for k, v in columns.items()) + "}"
+    con.execute(f"CREATE TABLE t{i} AS SELECT * FROM read_json('{path}', format='newline_delimited', columns={cols})")
+    total += con.execute(f"SELECT count(*) FROM t{i}").fetchall()[0][0]
+con.close()
+print(total)
+"""
+
+INGEST_SCRIPT = r"""
+import sys
+from trace_audit.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def run_child(argv: list[str], cwd: Path | None = None) -> tuple[float, int, str]:
+    """(seconds, peak RSS in bytes, stdout) of one child process."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+    out = proc.stdout.read().decode()  # type: ignore[union-attr]
+    err = proc.stderr.read().decode()  # type: ignore[union-attr]
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"child failed ({proc.returncode}): {' '.join(argv[:4])}...\n{out}\n{err}")
+    return seconds, usage.ru_maxrss * 1024, out
+
+
+def generate(out: Path, steps: int) -> list[Path]:
+    if GENERATOR.exists():
+        scale = max(1, math.ceil(steps / STEPS_PER_SCALE))
+        subprocess.run([sys.executable, str(GENERATOR), "--out", str(out), "--scale", str(scale),
+                        "--formats", "seed004"], check=True, stdout=subprocess.DEVNULL)
+        folder = out / "seed004"
+    else:
+        folder = out / "seed004"
+        _fallback_generate(folder, steps)
+    return sorted(p for p in folder.iterdir() if p.suffix == ".jsonl")
+
+
+def _fallback_generate(folder: Path, steps: int) -> None:
+    """Plain seed-004 rows, for when the sample generator is not there."""
+    import random
+
+    folder.mkdir(parents=True, exist_ok=True)
+    rnd = random.Random(4)
+    tools = ["create_reminder", "list_reminders", "verify_result", "create_todo", "send_message"]
+    with open(folder / "agent_task.jsonl", "w") as ft, open(folder / "agent_step.jsonl", "w") as fs:
+        sid = 0
+        for t in range((steps + 1) // 2):
+            ft.write(json.dumps({"id": t, "user_id": rnd.randint(1, 5000), "conversation_id": f"c{t // 3}",
+                                 "goal": "明天早上8点提醒我开会", "status": "SUCCESS", "total_steps": 2,
+                                 "success_steps": 2, "replanned": 0, "create_time": "2026-11-08 08:00:00",
+                                 "finish_time": "2026-11-08 08:00:05"}, ensure_ascii=False) + "\n")
+            for s in (1, 2):
+                sid += 1
+                fs.write(json.dumps({"id": sid, "task_id": t, "seq": s, "tool": rnd.choice(tools),
+                                     "args_json": json.dumps({"content": "开会", "remind_at": "2026-11-09 08:00:00"},
+                                                             ensure_ascii=False),
+                                     "reason": "user asked for a reminder", "status": "SUCCESS",
+                                     "verified": rnd.choice([0, 1]), "attempts": 1, "error": None,
+                                     "create_time": "2026-11-08 08:00:01"}, ensure_ascii=False) + "\n")
+
+
+def floor_spec(files: list[Path]) -> list[tuple[str, dict[str, str]]]:
+    spec = []
+    for path in files:
+        with open(path, encoding="utf-8") as fh:
+            keys: dict[str, None] = {}
+            for _, line in zip(range(1000), fh):  # columns of the first records
+                keys.update(dict.fromkeys(json.loads(line)))
+        spec.append((str(path), {k: FLOOR_TYPES.get(k, "VARCHAR") for k in keys}))
+    return spec
+
+
+def bench_pair(label: str, files: list[Path], data_dir: Path | None, work: Path) -> dict:
+    size = sum(p.stat().st_size for p in files)
+    db = work / f"{label}-ta.duckdb"
+    target = [str(data_dir)] if data_dir else [str(p) for p in files]
+    ta_s, ta_rss, out = run_child([sys.executable, "-c", INGEST_SCRIPT, "ingest", *target, "--db", str(db),
+                                   "--tz", "Asia/Shanghai", "--no-progress", "--json"])
+    totals = json.loads(out)["totals"]
+    rows = sum(v for k, v in totals.items() if k != "ingest_errors")
+    floor_db = work / f"{label}-floor.duckdb"
+    fl_s, fl_rss, out = run_child([sys.executable, "-c", FLOOR_SCRIPT, str(floor_db), json.dumps(floor_spec(files))])
+    floor_rows = int(out.strip())
+    for p in (db, floor_db):
+        p.unlink(missing_ok=True)
+        Path(str(p) + ".wal").unlink(missing_ok=True)
+    return {"label": label, "bytes": size, "rows": rows, "floor_rows": floor_rows, "errors": totals["ingest_errors"],
+            "ta_s": ta_s, "ta_rss": ta_rss, "fl_s": fl_s, "fl_rss": fl_rss}
+
+
+def big_step_file(source: Path, target: Path, min_bytes: int) -> int:
+    """Copies of `source` with task ids made unique per copy, until min_bytes."""
+    data = source.read_bytes()
+    pattern = re.compile(rb'"task_id": (\d+)')
+    written = copy = 0
+    with open(target, "wb") as out:
+        while written < min_bytes:
+            copy += 1
+            block = data if copy == 1 else pattern.sub(rb'"task_id": "c%d-\1"' % copy, data)
+            out.write(block)
+            written += len(block)
+    return written
+
+
+def table(results: list[dict]) -> str:
+    mib = 1024 * 1024
+    lines = [
+        "| input | rows | MB | trace-audit s | rows/s | MB/s | peak RSS | floor s | floor rows/s | floor MB/s "
+        "| floor RSS | time vs floor |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r['label']} | {r['rows']:,} | {r['bytes'] / mib:,.0f} | {r['ta_s']:.1f} | {r['rows'] / r['ta_s']:,.0f} "
+            f"| {r['bytes'] / mib / r['ta_s']:.0f} | {r['ta_rss'] / mib:,.0f} MiB | {r['fl_s']:.1f} "
+            f"| {r['floor_rows'] / r['fl_s']:,.0f} | {r['bytes'] / mib / r['fl_s']:.0f} | {r['fl_rss'] / mib:,.0f} MiB "
+            f"| {r['ta_s'] / r['fl_s']:.2f}x |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--steps", type=int, default=1_000_000, help="agent_step rows to generate (default 1,000,000)")
+    ap.add_argument("--rss-mb", type=int, default=1024, help="size of the single-file peak-RSS run (0: skip)")
+    ap.add_argument("--workdir", help="where data and databases go (default: a temporary folder, removed after)")
+    ap.add_argument("--markdown", help="also write the table to this file")
+    args = ap.parse_args()
+
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="ta-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        t0 = time.perf_counter()
+        files = generate(work / "data", args.steps)
+        print(f"generated {sum(p.stat().st_size for p in files) / 2**20:,.0f} MB of seed-004 dumps "
+              f"in {time.perf_counter() - t0:.0f} s: {', '.join(p.name for p in files)}", file=sys.stderr)
+        results = [bench_pair("seed-004 dumps (3 files)", files, files[0].parent, work)]
+        print(table(results), file=sys.stderr)
+        if args.rss_mb:
+            step_file = next(p for p in files if p.name.startswith("agent_step"))
+            big = work / "big" / "agent_step_big.jsonl"
+            big.parent.mkdir(exist_ok=True)
+            big_step_file(step_file, big, args.rss_mb * 1024 * 1024)
+            results.append(bench_pair("one agent_step file", [big], None, work))
+        text = table(results)
+        print(text)
+        for r in results:
+            if r["rows"] != r["floor_rows"]:
+                print(f"note: {r['label']}: trace-audit stored {r['rows']:,} rows, the floor {r['floor_rows']:,}",
+                      file=sys.stderr)
+        if args.markdown:
+            Path(args.markdown).write_text(text + "\n", encoding="utf-8")
+    finally:
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
