@@ -95,18 +95,23 @@ def worst_tool(compare: pd.DataFrame, min_calls: int = MIN_CALLS) -> tuple[str, 
     return str(wide.loc[i, "tool"]), float(rate[i]), int(wide.loc[i, "cur_calls"])
 
 
-def kpis(kpi_rows: pd.DataFrame, stuck_now: int) -> dict[str, dict[str, float | None]]:
-    """overview_kpis rows -> {metric: {current, previous}} with the derived verified rate."""
-    rows = {r.period: r for r in kpi_rows.itertuples(index=False)}
+def kpis(daily: pd.DataFrame, stuck_now: int) -> dict[str, dict[str, float | None]]:
+    """overview_daily rows (both periods) -> {metric: {current, previous}} with the derived verified rate."""
     out: dict[str, dict[str, float | None]] = {}
     for metric in ("turns", "incidents", "write_steps", "verified_writes", "verified_false"):
-        out[metric] = {p: int(getattr(rows[p], metric)) if p in rows else 0 for p in ("current", "previous")}
+        sums = daily.groupby("period")[metric].sum() if not daily.empty else {}
+        out[metric] = {p: int(sums.get(p, 0)) for p in ("current", "previous")}
     out["verified_rate"] = {
         p: (out["verified_writes"][p] / out["write_steps"][p]) if out["write_steps"][p] else None
         for p in ("current", "previous")
     }
     out["stuck_now"] = {"current": stuck_now, "previous": None}
     return out
+
+
+def current(daily: pd.DataFrame) -> pd.DataFrame:
+    """The chosen period's days of an overview_daily result."""
+    return daily[daily["period"] == "current"] if not daily.empty else daily
 
 
 def pct(x: float | None, digits: int = 1) -> str:

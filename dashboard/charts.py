@@ -109,6 +109,13 @@ TREND_MEASURES = {
 }
 
 
+def with_latency(latency: pd.DataFrame) -> pd.DataFrame:
+    """tool_latency rows (q = [p50, p95]) -> columns p50_ms, p95_ms."""
+    q = latency["q"].tolist()
+    return latency.assign(p50_ms=[x[0] if x is not None else None for x in q],
+                          p95_ms=[x[1] if x is not None else None for x in q]).drop(columns=["q"])
+
+
 def tool_small_multiples(series: pd.DataFrame, measure: str, flagged: set[str] = frozenset(), cols: int = 3) -> go.Figure:
     """One small panel per tool for one measure; flagged tools drawn in red."""
     if series.empty:
@@ -144,9 +151,10 @@ def runs_history(runs: pd.DataFrame) -> go.Figure:
     return _layout(fig, height=240)
 
 
-def weekly_tool_rates(compare_wide: pd.DataFrame, top: int = 8) -> go.Figure:
-    """This week against the last: verified=false rate per tool (grouped bars)."""
-    d = compare_wide[(compare_wide["cur_checked"] > 0) | (compare_wide["prev_checked"] > 0)].copy()
+def weekly_tool_rates(compare_wide: pd.DataFrame, top: int = 8, min_checked: int = 30) -> go.Figure:
+    """This week against the last: verified=false rate per tool (grouped bars), tools with at
+    least `min_checked` checked writes this week (a rate over 3 calls says nothing)."""
+    d = compare_wide[compare_wide["cur_checked"] >= min_checked].copy()
     if d.empty:
         return empty("no checked writes")
     d["this week"] = d["cur_verified_false"] / d["cur_checked"].where(d["cur_checked"] > 0)

@@ -7,6 +7,7 @@ command reads), made absolute so the server can start from any folder.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from importlib import resources
@@ -45,6 +46,8 @@ def serve(db_path: str, port: int = 8501, host: str = "127.0.0.1", tz: str | Non
     print(f"trace-audit dashboard: http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}"
           f"  (database {env['TRACE_AUDIT_DB']}; Ctrl+C to stop)", flush=True)
     proc = subprocess.Popen(command(port, host), env=env, cwd=str(Path(app_path()).parent))
+    # A SIGTERM to us (service manager, test harness) must not orphan the server.
+    previous = signal.signal(signal.SIGTERM, lambda *_: proc.terminate())
     try:
         return proc.wait()
     except KeyboardInterrupt:
@@ -54,3 +57,5 @@ def serve(db_path: str, port: int = 8501, host: str = "127.0.0.1", tz: str | Non
         except subprocess.TimeoutExpired:
             proc.kill()
             return proc.wait()
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -103,7 +103,7 @@ class Filters(BaseModel):
         offset = ZoneInfo(self.tz).utcoffset(middle.replace(tzinfo=None)) or timedelta(0)
         now = now or until
         out = {
-            "since": since, "until": until, "prev_since": prev_since,
+            "since": since, "until": until, "prev_since": prev_since, "since_day": self.since,
             "agent_version": self.agent_version, "tool": self.tool,
             "tz_offset_s": int(offset.total_seconds()),
             "run_id": self.run_id or "", "now": now,
@@ -147,7 +147,6 @@ def data_clock(con: duckdb.DuckDBPyConnection, run_id: str | None) -> datetime |
 # Which queries each page runs (name in the page -> sql file, extra bound values).
 PAGE_QUERIES: dict[str, dict[str, tuple[str, dict]]] = {
     "overview": {
-        "kpis": ("overview_kpis", {}),
         "daily": ("overview_daily", {}),
         "tools": ("tool_compare", {}),
         "stuck": ("stuck_count", {}),
@@ -178,9 +177,16 @@ PAGE_QUERIES: dict[str, dict[str, tuple[str, dict]]] = {
 
 
 def page_plan(page: str, filters: Filters, now: datetime | None, **extra) -> dict[str, tuple[str, dict]]:
-    """name -> (sql file, bound values) for every query behind `page`."""
+    """name -> (sql file, bound values) for every query behind `page`.
+
+    Trends runs its (costly) latency percentiles only when latency is being looked at
+    (`latency=True`)."""
+    latency = extra.pop("latency", False)
     base = filters.params(now=now, **extra)
-    return {key: (name, {**base, **more}) for key, (name, more) in PAGE_QUERIES[page].items()}
+    plan = {key: (name, {**base, **more}) for key, (name, more) in PAGE_QUERIES[page].items()}
+    if page == "trends" and latency:
+        plan["latency"] = ("tool_latency", base)
+    return plan
 
 
 def run_plan(con: duckdb.DuckDBPyConnection, plan: dict[str, tuple[str, dict]]) -> dict[str, pd.DataFrame]:

@@ -74,9 +74,9 @@ def build_weekly(con: duckdb.DuckDBPyConnection, week: str, tz: str = "UTC", run
     f = dq.Filters(since=monday, until=sunday, tz=tz, run_id=run_id)
     now = dq.data_clock(con, run_id)
     p = f.params(now=now)
-    kpi_rows = dq.run(con, "overview_kpis", p)
+    daily = dq.run(con, "overview_daily", p)
     stuck_total = int(dq.run(con, "stuck_count", p)["stuck"].iloc[0])
-    k = analysis.kpis(kpi_rows, stuck_total)
+    k = analysis.kpis(daily, stuck_total)
     compare = dq.run(con, "tool_compare", p)
     rises = analysis.significant_rises(compare)
     version_rates = dq.run(con, "version_tool_rates", p)
@@ -96,12 +96,11 @@ def build_weekly(con: duckdb.DuckDBPyConnection, week: str, tz: str = "UTC", run
     ).sort_values(["problem_rate", "cur_calls"], ascending=[False, False]).head(5)
     incidents = _nulls(dq.run(con, "incidents_list", {**p, "limit": TOP}))
     stuck = _nulls(dq.run(con, "stuck_tasks", {**p, "limit": TOP}))
-    daily = dq.run(con, "overview_daily", p)
     return WeeklyReport(
         week=f"{monday.isocalendar().year}-W{monday.isocalendar().week:02d}", since=monday, until=sunday, tz=tz,
         run_id=run_id, kpis=k, rises=rises, onsets=onsets, headline=headline, tools=tools, worst=worst,
         incidents=incidents, incident_total=k["incidents"]["current"], new_fingerprints=new_fp, stuck=stuck,
-        stuck_total=stuck_total, runs=runs.head(5), daily=daily,
+        stuck_total=stuck_total, runs=runs.head(5), daily=analysis.current(daily),
     )
 
 

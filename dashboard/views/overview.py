@@ -10,7 +10,7 @@ st.title("Overview")
 st.caption(f"{f.since} – {f.until} ({f.days} days) against the {f.days} days before · times in {f.tz}")
 
 d = ctx.plan("overview")
-k = analysis.kpis(d["kpis"], int(d["stuck"]["stuck"].iloc[0]))
+k = analysis.kpis(d["daily"], int(d["stuck"]["stuck"].iloc[0]))
 worst = analysis.worst_tool(d["tools"])
 
 
@@ -41,7 +41,7 @@ if not ctx.has_run:
     context.no_rule_run_note()
 
 st.subheader("Daily trend")
-st.plotly_chart(charts.daily_overview(d["daily"]), key="overview_daily")
+st.plotly_chart(charts.daily_overview(analysis.current(d["daily"])), key="overview_daily")
 
 st.subheader("What changed")
 rises = analysis.significant_rises(d["tools"])

@@ -14,7 +14,8 @@ measure = c2.selectbox("Measure", list(charts.TREND_MEASURES), format_func=chart
                        key="ta_measure", index=2)
 sidebar.set_page_params(grain=None if grain == "day" else grain)
 
-d = ctx.plan("trends", grain=grain)
+latency = measure in ("p50_ms", "p95_ms")
+d = ctx.plan("trends", grain=grain, latency=latency)
 rises = analysis.significant_rises(d["compare"])
 flagged = {r.tool for r in rises}
 
@@ -27,7 +28,8 @@ if rises:
 else:
     st.success("No tool's failure, verified=false or retry rate rose significantly.")
 
-st.plotly_chart(charts.tool_small_multiples(d["series"], measure, flagged), key="trend_multiples")
+series = charts.with_latency(d["latency"]) if latency else d["series"]
+st.plotly_chart(charts.tool_small_multiples(series, measure, flagged), key="trend_multiples")
 
 st.subheader("This period against the previous")
 wide = analysis.tool_periods(d["compare"])

@@ -1,5 +1,5 @@
 -- incidents_daily: said-but-not-done findings per local day and kind.
-SELECT CAST(f.event_time + to_seconds($tz_offset_s) AS DATE) AS day,
+SELECT day_of(local_day_no(f.event_time, $tz_offset_s)) AS day,
        coalesce(json_extract_string(f.evidence, '$.kind'), 'unknown') AS kind,
        count(*) AS incidents
 FROM findings f LEFT JOIN tasks t ON t.task_id = f.task_id

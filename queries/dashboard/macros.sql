@@ -16,3 +16,10 @@ CREATE OR REPLACE TEMP MACRO error_fingerprint(e) AS CASE
           '[0-9]+([-:/.T ][0-9]+)*', '<n>', 'g'),
         '\s+', ' ', 'g')), 200)
     END;
+
+-- local_day_no / local_hour_no: the local day (hour) number since 1970 of an instant, given
+-- the zone's UTC offset in seconds. Plain arithmetic on epoch seconds: grouping by these
+-- is several times cheaper than timezone() or date arithmetic on TIMESTAMPTZ.
+CREATE OR REPLACE TEMP MACRO local_day_no(ts, off) AS CAST(floor((epoch(ts) + off) / 86400) AS INTEGER);
+CREATE OR REPLACE TEMP MACRO local_hour_no(ts, off) AS CAST(floor((epoch(ts) + off) / 3600) AS BIGINT);
+CREATE OR REPLACE TEMP MACRO day_of(n) AS DATE '1970-01-01' + CAST(n AS INTEGER);

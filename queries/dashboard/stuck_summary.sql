@@ -1,7 +1,7 @@
 -- stuck_summary: every stuck turn counted by the local day it started (axis 'day')
 -- and by age bucket (axis 'age'); `ord` orders the buckets within an axis.
 WITH stuck AS (
-    SELECT CAST(started_at + to_seconds($tz_offset_s) AS DATE) AS day,
+    SELECT day_of(local_day_no(started_at, $tz_offset_s)) AS day,
            date_diff('second', started_at, $now) / 3600.0 AS age_hours
     FROM tasks
     WHERE status = 'running' AND started_at < $stuck_before

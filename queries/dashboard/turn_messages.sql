@@ -1,10 +1,14 @@
 -- turn_messages: the conversation around one turn: messages tied to the task, or in its
 -- conversation from 10 minutes before it started to 10 minutes after it finished.
-WITH t AS (SELECT * FROM tasks WHERE task_id = $task_id)
+-- (Two branches rather than one OR, so the time window can skip most of the table.)
+WITH t AS (SELECT task_id, conversation_id, started_at, coalesce(finished_at, started_at) AS ended FROM tasks
+           WHERE task_id = $task_id)
+SELECT m.message_id, m.role, m.content, m.created_at, m.task_id
+FROM messages m WHERE m.task_id = $task_id
+UNION
 SELECT m.message_id, m.role, m.content, m.created_at, m.task_id
 FROM messages m, t
-WHERE m.task_id = t.task_id
-   OR (m.conversation_id = t.conversation_id
-       AND m.created_at >= t.started_at - INTERVAL 10 MINUTE
-       AND m.created_at <= coalesce(t.finished_at, t.started_at) + INTERVAL 10 MINUTE)
-ORDER BY m.created_at NULLS LAST, m.message_id
+WHERE m.conversation_id = t.conversation_id
+  AND m.created_at >= t.started_at - INTERVAL 10 MINUTE
+  AND m.created_at <= t.ended + INTERVAL 10 MINUTE
+ORDER BY created_at NULLS LAST, message_id

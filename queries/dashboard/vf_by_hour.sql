@@ -1,6 +1,6 @@
 -- vf_by_hour: verified=false steps by tool and local hour of day (the heatmap).
 SELECT s.tool,
-       hour(coalesce(s.started_at, t.started_at) + to_seconds($tz_offset_s)) AS hour,
+       CAST(local_hour_no(coalesce(s.started_at, t.started_at), $tz_offset_s) % 24 AS INTEGER) AS hour,
        count(*) AS verified_false
 FROM steps s JOIN tasks t USING (task_id)
 WHERE s.verified = FALSE

@@ -1,6 +1,6 @@
 -- vf_daily: verified=false rate per tool and local day (checked steps only).
 SELECT s.tool,
-       CAST(t.started_at + to_seconds($tz_offset_s) AS DATE) AS day,
+       day_of(local_day_no(t.started_at, $tz_offset_s)) AS day,
        count(*) AS checked_steps,
        count_if(s.verified = FALSE) AS verified_false,
        count_if(s.verified = FALSE) / count(*) AS verified_false_rate
