@@ -77,4 +77,4 @@ def run(args) -> int:
 
         args.json, args.errors, args.db = False, False, db_path
         return cmd_stats.run(args)
-    return serve(db_path, port=args.port)
+    return serve(db_path, port=args.port, tz=SAMPLE_TZ)
