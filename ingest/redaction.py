@@ -81,6 +81,7 @@ def is_user_id_key(key: str) -> bool:
     n = normalise_key(key)
     return n in USER_ID_KEYS or n.endswith("_user_id")
 
+_ESCAPED_ASCII = r"\\u00[0-7][0-9a-fA-F]"  # RE2: a \u escape of an ASCII character in JSON text
 TOKEN_RE = re.compile(r"«[a-z0-9_]+:[0-9a-f]{8,64}»")
 _TOKEN_SPLIT = re.compile(r"(«[a-z0-9_]+:[0-9a-f]{8,64}»)")
 
@@ -211,6 +212,8 @@ def normalise_key(name: str) -> str:
 class CompiledRule:
     name: str
     regex: re.Pattern
+    prefilter: str            # RE2, scoped so it can be joined with the others
+    min_len: int              # the shortest text the pattern can match
     check: Callable[[str], bool] | None
     canonical: Callable[[str], str]
     value_group: bool
@@ -249,6 +252,8 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
         compiled.append(CompiledRule(
             name=spec.name,
             regex=regex,
+            prefilter=_scoped(spec.prefilter or spec.pattern),
+            min_len=_min_width(spec.pattern),
             check=_CHECKS.get(spec.check) if spec.check else None,
             canonical=_NORMALISERS[spec.normalise or "none"],
             value_group="value" in regex.groupindex,
@@ -263,7 +268,7 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
     if config.pseudonymise_user_id:
         key_filter.append(r'(?i:(?:user[_.\- ]?id)\\*"\s*:)')
     # \u-escaped ASCII could hide an '@' or a key name from the text filter.
-    escaped_ascii = [r'\\u00[0-7][0-9a-fA-F]']
+    escaped_ascii = [_ESCAPED_ASCII]
     text_prefilter = "|".join(value_filters) or "(?!)"
     json_prefilter = "|".join(value_filters + key_filter + escaped_ascii)
     for p in (text_prefilter, json_prefilter):
@@ -273,6 +278,22 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
     key_regex = re.compile(rf"(?:^|_)({alternatives})$")
     text_gate = re.compile(text_prefilter, re.ASCII)
     return CompiledRules(names, tuple(compiled), text_prefilter, json_prefilter, key_regex, text_gate)
+
+
+def _min_width(pattern: str) -> int:
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+    except ImportError:  # pragma: no cover
+        import sre_parse
+    return int(sre_parse.parse(pattern, re.ASCII).getwidth()[0])
+
+
+@lru_cache(maxsize=256)
+def _gate(rules: "tuple[CompiledRule, ...]") -> tuple[re.Pattern, int]:
+    """One Python search that says whether any of `rules` can match, and the shortest possible match."""
+    if not rules:
+        return re.compile("(?!)"), 1 << 30
+    return re.compile("|".join(r.prefilter for r in rules), re.ASCII), min(r.min_len for r in rules)
 
 
 def _scoped(pattern: str) -> str:
@@ -370,17 +391,24 @@ _NORMALISERS: dict[str, Callable[[str], str]] = {
 
 @dataclass
 class RedactionReport:
-    """How many values were redacted, per rule and per column (`table.column`)."""
+    """How many values were redacted, per column (`table.column`) and rule."""
 
-    counts: dict[str, int] = field(default_factory=dict)
     by_column: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Values redacted per rule, all columns together."""
+        out: dict[str, int] = {}
+        for rules in self.by_column.values():
+            for rule, n in rules.items():
+                out[rule] = out.get(rule, 0) + n
+        return out
 
     @property
     def total(self) -> int:
         return sum(self.counts.values())
 
     def add(self, column: str, rule: str, n: int = 1) -> None:
-        self.counts[rule] = self.counts.get(rule, 0) + n
         col = self.by_column.setdefault(column, {})
         col[rule] = col.get(rule, 0) + n
 
@@ -392,14 +420,15 @@ class RedactionReport:
 
     def summary(self) -> str:
         """One line for the ingest summary: `redacted 12 values: 7 email, 3 phone_cn, 2 field:password`."""
-        if not self.counts:
+        counts = self.counts
+        if not counts:
             return "redacted nothing"
-        parts = ", ".join(f"{n} {rule}" for rule, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        parts = ", ".join(f"{n} {rule}" for rule, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
         return f"redacted {self.total} values: {parts}"
 
     def table(self) -> str:
         """The dry-run listing: one line per column and rule, for tuning the rules."""
-        if not self.counts:
+        if not self.by_column:
             return "nothing would be redacted"
         rows = [(c, r, n) for c, rules in sorted(self.by_column.items()) for r, n in sorted(rules.items())]
         width = max(len(c) for c, _r, _n in rows)
@@ -420,20 +449,35 @@ class RedactionReport:
 
 
 class _Num(str):
-    """A JSON number kept as its source text, so re-serialising never changes it."""
+    """A JSON number kept as its source text (the fallback for numbers beyond float range)."""
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
 
 
 class _Counter:
-    """Counts for one column while a value is being rewritten."""
+    """Where hits are counted while one value is rewritten, and which rules can match in it.
 
-    __slots__ = ("report", "column")
+    `rules` narrows the value rules to those whose RE2 prefilter matched the
+    row (computed vectorised per column), so a row with an email does not pay
+    for ten other regular expressions. None means all rules.
+    """
 
-    def __init__(self, report: RedactionReport, column: str):
+    __slots__ = ("report", "column", "rules", "gate", "min_len", "_counts")
+
+    def __init__(self, report: RedactionReport, column: str, rules: "tuple[CompiledRule, ...] | None" = None):
         self.report = report
         self.column = column
+        self.rules = rules
+        self.gate, self.min_len = _gate(rules) if rules is not None else (None, 0)
+        self._counts: dict[str, int] | None = None
 
     def hit(self, rule: str) -> None:
-        self.report.add(self.column, rule)
+        counts = self._counts
+        if counts is None:  # the column shows up in the report only once something was redacted
+            counts = self._counts = self.report.by_column.setdefault(self.column, {})
+        counts[rule] = counts.get(rule, 0) + 1
 
 
 class Redactor:
@@ -473,14 +517,21 @@ class Redactor:
 
     def redact_text(self, text: str, counter: _Counter | None = None) -> str:
         """Replace every value-pattern match in `text`; tokens already in it are never matched again."""
-        if self.rules.text_gate.search(text) is None:
-            return text
-        pieces = _TOKEN_SPLIT.split(text)  # odd indexes are tokens
-        for rule in self.rules.rules:
+        if counter is not None and counter.rules is not None:
+            rules = counter.rules  # already narrowed to this row's few candidate rules
+            # JSON leaves are mostly short keys and plain values: one length test or one search.
+            if len(text) < counter.min_len or counter.gate.search(text) is None:
+                return text
+        else:
+            rules = self.rules.rules
+            if self.rules.text_gate.search(text) is None:
+                return text
+        pieces = _TOKEN_SPLIT.split(text) if "«" in text else [text]  # odd indexes are tokens
+        for rule in rules:
             changed = False
             for i in range(0, len(pieces), 2):
                 piece = pieces[i]
-                if piece and rule.regex.search(piece) is not None:
+                if piece:
                     new = rule.regex.sub(lambda m, r=rule: self._replace(m, r, counter), piece)
                     if new != piece:
                         pieces[i] = new
@@ -508,7 +559,16 @@ class Redactor:
     def redact_json_text(self, text: str, counter: _Counter | None = None) -> str:
         """Redact one JSON document held as text; returns the text unchanged when nothing matched."""
         try:
-            value = json.loads(text, parse_int=_Num, parse_float=_Num, parse_constant=_Num)
+            value = json.loads(text, parse_constant=_no_constant)
+            new, changed = self._walk(value, counter)
+            if not changed:
+                return text
+            try:
+                return json.dumps(new, ensure_ascii=False, allow_nan=False)
+            except ValueError:
+                # A number beyond float range (1e400) would come back as Infinity:
+                # redo this one document keeping every number as its source text.
+                return _dump(self._walk(json.loads(text, parse_float=_Num, parse_int=_Num), None)[0])
         except RecursionError:
             # Deeper than Python's parser goes (hostile input): keep nothing of it.
             if counter is not None:
@@ -516,31 +576,12 @@ class Redactor:
             return json.dumps(self.token("unparseable_json", text), ensure_ascii=False)
         except ValueError:
             return self.redact_text(text, counter)  # not JSON after all: treat as text
-        try:
-            new, changed = self._walk(value, counter)
-        except RecursionError:
-            if counter is not None:
-                counter.hit("unparseable_json")
-            return json.dumps(self.token("unparseable_json", text), ensure_ascii=False)
-        return _dump(new) if changed else text
 
     def _walk(self, value: Any, counter: _Counter | None) -> tuple[Any, bool]:
         if isinstance(value, _Num):
-            if len(value) >= 11 and value.isdigit():
-                red = self.redact_text(str(value), counter)
-                if red != value:
-                    return red, True  # a phone or card stored as a JSON number becomes a string token
-            return value, False
+            return self._walk_number(value, counter)
         if isinstance(value, str):
             return self._walk_string(value, counter)
-        if isinstance(value, list):
-            changed = False
-            out = []
-            for item in value:
-                new, c = self._walk(item, counter)
-                out.append(new)
-                changed |= c
-            return out, changed
         if isinstance(value, dict):
             changed = False
             out = {}
@@ -554,8 +595,8 @@ class Redactor:
                     out[nk] = self.token(hit, canonical)
                     changed = True
                     continue
-                if (self.config.pseudonymise_user_id and is_user_id_key(k)
-                        and isinstance(v, (str, _Num)) and v != ""):
+                if (self.config.pseudonymise_user_id and isinstance(v, (str, int)) and not isinstance(v, bool)
+                        and v != "" and is_user_id_key(k)):
                     p = self.pseudonym(str(v))
                     if p != v:
                         if counter is not None:
@@ -567,18 +608,40 @@ class Redactor:
                 out[nk] = nv
                 changed |= ck or cv
             return out, changed
-        return value, False  # bool, None
+        if isinstance(value, list):
+            changed = False
+            out = []
+            for item in value:
+                new, c = self._walk(item, counter)
+                out.append(new)
+                changed |= c
+            return out, changed
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 10_000_000_000:
+            return self._walk_number(str(value), counter, value)
+        return value, False  # float, bool, None, small int
+
+    def _walk_number(self, digits: str, counter: _Counter | None, original: Any = None) -> tuple[Any, bool]:
+        # A phone or card stored as a JSON number becomes a string token.
+        if len(digits) >= 11 and digits.isdigit():
+            red = self.redact_text(str(digits), counter)
+            if red != digits:
+                return red, True
+        return (digits if original is None else original), False
 
     def _walk_string(self, s: str, counter: _Counter | None, nested_json: bool = True) -> tuple[str, bool]:
-        stripped = s.lstrip()
-        if nested_json and stripped[:1] in ("{", "[") and len(s) > 1:
+        if nested_json and s[:1] in ("{", "[") and len(s) > 1:
             try:
-                inner = json.loads(s, parse_int=_Num, parse_float=_Num, parse_constant=_Num)
+                inner = json.loads(s, parse_constant=_no_constant)
             except (ValueError, RecursionError):
                 inner = None
             if isinstance(inner, (dict, list)):
                 new, changed = self._walk(inner, counter)
-                return (_dump(new), True) if changed else (s, False)
+                if not changed:
+                    return s, False
+                try:
+                    return json.dumps(new, ensure_ascii=False, allow_nan=False), True
+                except ValueError:
+                    return _dump(self._walk(json.loads(s, parse_float=_Num, parse_int=_Num), None)[0]), True
         red = self.redact_text(s, counter)
         return red, red != s
 
@@ -600,7 +663,8 @@ class Redactor:
                 table = self._column(table, name, col, self.rules.text_prefilter, self.redact_text, report, apply)
         for col in JSON_COLUMNS.get(name, ()):
             if col in cols:
-                table = self._column(table, name, col, self.rules.json_prefilter, self.redact_json_text, report, apply)
+                table = self._column(table, name, col, self.rules.json_prefilter, self.redact_json_text, report, apply,
+                                     json_text=True)
         for col in USER_ID_COLUMNS.get(name, ()):
             if col not in cols:
                 continue
@@ -613,17 +677,34 @@ class Redactor:
         return table
 
     def _column(self, table: pa.Table, tname: str, col: str, prefilter: str,
-                fn: Callable[[str, _Counter], str], report: RedactionReport, apply: bool) -> pa.Table:
+                fn: Callable[[str, _Counter], str], report: RedactionReport, apply: bool,
+                json_text: bool = False) -> pa.Table:
         arr, wrap = _as_strings(table.column(col))
         if arr is None or len(arr) == arr.null_count:
             return table
-        mask = pc.fill_null(pc.match_substring_regex(arr, prefilter), False)
+        view = _unescaped_view(arr) if json_text else arr
+        mask = pc.fill_null(pc.match_substring_regex(view, prefilter), False)
         if not pc.any(mask).as_py():
             return table
         idx = pc.indices_nonzero(mask)
-        counter = _Counter(report, f"{tname}.{col}")
         old = pc.take(arr, idx).to_pylist()
-        new = [fn(v, counter) for v in old]
+        candidates = pc.take(view, idx)
+        # Which rules can match in which candidate row: one vectorised RE2 pass per rule.
+        flags = [pc.fill_null(pc.match_substring_regex(candidates, r.prefilter), False).to_pylist()
+                 for r in self.rules.rules]
+        # \u-escaped ASCII can spell anything in a way no prefilter sees: all rules for those rows.
+        escaped = (pc.fill_null(pc.match_substring_regex(candidates, _ESCAPED_ASCII), False).to_pylist()
+                   if json_text else [False] * len(old))
+        everything = (True,) * len(flags)
+        new = []
+        cache: dict[tuple[bool, ...], _Counter] = {}
+        for i, v in enumerate(old):
+            row = everything if escaped[i] else tuple(f[i] for f in flags)
+            counter = cache.get(row)
+            if counter is None:
+                active = tuple(r for r, on in zip(self.rules.rules, row) if on)
+                counter = cache[row] = _Counter(report, f"{tname}.{col}", active)
+            new.append(fn(v, counter))
         if not apply or new == old:
             return table
         replaced = pc.replace_with_mask(arr, mask, pa.array(new, type=arr.type))
@@ -664,6 +745,21 @@ class Redactor:
         raws = self.redact_texts([e[1] for e in decoded.errors], "ingest_errors.raw", report)
         errors = [(line, raw, reason) for (line, _old, reason), raw in zip(decoded.errors, raws)]
         return replace(decoded, tables=tables, errors=errors), report
+
+
+def _unescaped_view(arr: pa.Array) -> pa.Array:
+    r"""JSON text with its common escapes undone, for the prefilters only.
+
+    A string value such as `Bearer<TAB>abc` or `https://x/cb?token=...` may be
+    escaped in the JSON text (`Bearer\tabc`, `https:\/\/x`, at every nesting
+    level), while the precise patterns see the decoded string. Undo \n \t \r
+    \b \f (to a space), \/ and \" so a prefilter never misses what the decoded
+    value holds. \uXXXX escapes of ASCII are caught by the JSON prefilter itself.
+    """
+    if not pc.any(pc.match_substring(arr, "\\")).as_py():
+        return arr
+    arr = pc.replace_substring_regex(arr, r'\\+[nrtbf]', " ")
+    return pc.replace_substring_regex(arr, r'\\+([/"])', r"\1")
 
 
 def _as_strings(col: pa.ChunkedArray) -> tuple[pa.Array | None, Callable[[pa.Array], pa.Array]]:

@@ -100,8 +100,12 @@ def test_unchanged_documents_keep_their_exact_text(redactor):
     text = '{"a": 1.50, "b": [1, 2, {"c": "d"}], "e": 1e3}'
     report = RedactionReport()
     assert redactor.redact_json_text(text, _Counter(report, "x")) == text
-    changed = redactor.redact_json_text('{"a": 1.50, "password": "x", "e": 1e3}', _Counter(report, "x"))
-    assert '"a":1.50' in changed and '"e":1e3' in changed   # numbers byte-for-byte
+    changed = json.loads(redactor.redact_json_text('{"a": 1.50, "password": "x", "e": 1e3}', _Counter(report, "x")))
+    assert changed["a"] == 1.5 and changed["e"] == 1000   # same numbers (a rewritten document is re-serialised)
+    # Beyond float range a number would turn into Infinity (not JSON): kept as its source text instead.
+    huge = redactor.redact_json_text('{"password": "x", "big": 1e400, "i": 123456789012345678901234567890}',
+                                     _Counter(report, "x"))
+    assert '"big":1e400' in huge and '"i":123456789012345678901234567890' in huge and "«password:" in huge
 
 
 def test_null_and_empty_secrets_are_kept(redactor):
@@ -128,3 +132,23 @@ def test_hostile_depth_does_not_crash_and_keeps_nothing(redactor):
     out = redactor.redact_json_text(deep, _Counter(report, "x"))
     assert json.loads(out).startswith("«unparseable_json:")
     assert report.counts == {"unparseable_json": 1}
+
+
+def test_escaped_json_text_does_not_hide_values_from_the_vectorised_gate():
+    import pyarrow as pa
+
+    from trace_audit.ingest.redaction import redact_tables
+
+    # Producers escape slashes (PHP), tabs and newlines; the decoded strings hold the secrets.
+    docs = [
+        r'{"h": "Authorization:\tBearer abcdefgh12345678"}',
+        r'{"u": "https:\/\/x.example\/cb?access_token=abcd1234&x=1"}',
+        r'{"inner": "{\"note\": \"pass\\u0077ord: hunter22\"}"}',
+        r'{"k": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----"}',
+    ]
+    table = pa.table({"task_id": ["t"] * len(docs), "seq": list(range(len(docs))), "args": docs})
+    out, report = redact_tables({"steps": table}, RedactionConfig(), KEY)
+    got = [json.loads(v) for v in out["steps"].column("args").to_pylist()]
+    assert "abcdefgh12345678" not in json.dumps(got) and "abcd1234" not in json.dumps(got)
+    assert "hunter22" not in json.dumps(got) and "MIIEvQIBADANBg" not in json.dumps(got)
+    assert report.counts == {"bearer": 1, "secret_assignment": 2, "private_key": 1}
