@@ -90,9 +90,13 @@ class CountingReader(io.RawIOBase):
         return True
 
     def readinto(self, b) -> int:  # type: ignore[override]
-        data = self.inner.read(len(b))
-        n = len(data)
-        b[:n] = data
+        readinto = getattr(self.inner, "readinto", None)
+        if readinto is not None:  # straight into the caller's buffer, no extra copy
+            n = readinto(b) or 0
+        else:
+            data = self.inner.read(len(b))
+            n = len(data)
+            b[:n] = data
         self.count += n
         return n
 
