@@ -26,6 +26,7 @@
     arg = "top_k"
     min = 1
     max = 20
+    required = false                       # a missing argument is not a violation (the default)
 
 Validated by pydantic; unknown keys and wrong types are reported with their
 dotted path and what is allowed.
@@ -91,7 +92,7 @@ class ArgumentBound(_Strict):
     arg: str = Field(description="argument key (dots for nesting: filter.limit)")
     min: float | None = None
     max: float | None = None
-    required: bool = True
+    required: bool = Field(True, description="a missing argument is a violation")
 
 
 class Linking(_Strict):
@@ -105,7 +106,7 @@ class Config(_Strict):
     write_tools: WriteTools = Field(default_factory=WriteTools)
     forbidden_tools: list[str] | None = None
     argument_bounds: list[ArgumentBound] = Field(
-        default_factory=lambda: [ArgumentBound(tool="^search", arg="top_k", min=1, max=20)])
+        default_factory=lambda: [ArgumentBound(tool="^search", arg="top_k", min=1, max=20, required=False)])
     linking: Linking = Field(default_factory=Linking)
     base_dir: str | None = Field(None, exclude=True)
 

@@ -33,12 +33,13 @@ class LexiconError(Exception):
 class CompiledLexicon:
     claim_re: str
     honest_re: str
-    hypothetical_re: str
+    cue_claim_re: str
+    claim_question_re: str
     not_started_re: str
     not_created_re: str
 
     def params(self) -> dict[str, str]:
-        return {"claim_re": self.claim_re, "honest_re": self.honest_re, "hypothetical_re": self.hypothetical_re,
+        return {"claim_re": self.claim_re, "honest_re": self.honest_re, "cue_claim_re": self.cue_claim_re, "claim_question_re": self.claim_question_re,
                 "not_started_re": self.not_started_re, "not_created_re": self.not_created_re}
 
 
@@ -91,12 +92,15 @@ def compile_lexicon(config: Config | None = None, path: Path = LEXICON_FILE) -> 
     _check([(f"{k}[{i}]", f) for k, v in lists.items() for i, f in enumerate(v)])
     claim = _alternation(lists["claim"])
     cue = _alternation(lists["cue"])
-    hypothetical = (f"(?:{cue})[^{SENTENCE_CHARS}]*(?:{claim})"
-                    f"|(?:{claim})[^{CLAUSE_CHARS}]*[？?]")
+    # Two regexes, not one alternation: RE2's DFA blows its memory budget on the
+    # combined pattern and falls back to a far slower engine (measured: 40x).
+    cue_claim = f"(?:{cue})[^{SENTENCE_CHARS}]*(?:{claim})"
+    claim_question = f"(?:{claim})[^{CLAUSE_CHARS}]*[？?]"
     return CompiledLexicon(
         claim_re="(?i)" + claim,
         honest_re="(?i)" + _alternation(lists["honest"]),
-        hypothetical_re="(?i)" + hypothetical,
+        cue_claim_re="(?i)" + cue_claim,
+        claim_question_re="(?i)" + claim_question,
         not_started_re="(?i)" + _alternation(lists["not_started"]),
         not_created_re="(?i)" + _alternation(lists["not_created"]),
     )

@@ -41,7 +41,8 @@ GLOBAL_PARAMS = {
     "reply_window_seconds": "how long after a task a reply without task_id may still belong to it",
     "claim_re": "claim lexicon: completion statements",
     "honest_re": "claim lexicon: failure / negation wording",
-    "hypothetical_re": "claim lexicon: a claim under a condition, offer or question",
+    "cue_claim_re": "claim lexicon: a claim after a condition / offer cue in the same sentence",
+    "claim_question_re": "claim lexicon: a claim asked as a question (same clause ends in ?)",
     "not_started_re": "step errors meaning the step never started",
     "not_created_re": "step details meaning success without creating anything",
 }

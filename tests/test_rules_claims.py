@@ -14,6 +14,10 @@ import pytest
 
 from trace_audit.queries.config import Config
 from trace_audit.queries.lexicon import compile_lexicon
+from trace_audit.queries.rulefile import builtin_rules_dir, load_rule_file
+
+_RULE = load_rule_file(builtin_rules_dir() / "_reply_claims.sql")
+CLAIMS_SQL, CLAIMS_PARAMS = _RULE.sql, set(_RULE.used_params)
 
 CLAIMS = [
     "好的，已为您设置明天早上八点的提醒。",
@@ -87,8 +91,10 @@ def classify():
     con = duckdb.connect()
 
     def run(text: str) -> bool:
-        sql = ("SELECT regexp_matches($t, $c) AND NOT regexp_matches($t, $h) AND NOT regexp_matches($t, $y)")
-        return con.execute(sql, {"t": text, "c": lex.claim_re, "h": lex.honest_re, "y": lex.hypothetical_re}).fetchall()[0][0]
+        con.execute("CREATE OR REPLACE TEMP TABLE turn_replies AS SELECT ? AS reply_text", [text])
+        rows = con.execute(f"SELECT is_claim FROM ({CLAIMS_SQL})", {k: v for k, v in lex.params().items()
+                                                                   if k in CLAIMS_PARAMS}).fetchall()
+        return rows[0][0]
 
     yield run
     con.close()

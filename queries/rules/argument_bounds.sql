@@ -3,9 +3,9 @@
 -- severity = "warn"
 -- description = """
 -- Bounds come from [[argument_bounds]] in trace-audit.toml (default: tools
--- matching ^search, top_k in 1..20, required). The engine loads them into the
+-- matching ^search, top_k in 1..20, may be absent). The engine loads them into the
 -- table argument_bounds(tool_re, arg, path, min_value, max_value, required).
--- A missing required argument or a non-number is a violation too.
+-- A non-number, or a missing argument when required = true, is a violation too.
 -- """
 -- message = "{tool}.{arg} = {value} outside [{min_value}, {max_value}]"
 WITH checked AS (
