@@ -423,8 +423,8 @@ class RedactionReport:
         counts = self.counts
         if not counts:
             return "redacted nothing"
-        parts = ", ".join(f"{n} {rule}" for rule, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-        return f"redacted {self.total} values: {parts}"
+        parts = ", ".join(f"{n:,} {rule}" for rule, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"redacted {self.total:,} values: {parts}"
 
     def table(self) -> str:
         """The dry-run listing: one line per column and rule, for tuning the rules."""
