@@ -382,7 +382,7 @@ def frames(raw: BinaryIO, max_bytes: int = DEFAULT_MAX_RECORD_BYTES,
            sniffers: Iterable[Sniffer] = ()) -> Iterator[Frame]:
     """Frames of an input stream, whichever of the layouts it uses."""
     stream, counter = open_decompressed(raw)
-    head = stream.read(HEAD_BYTES)
+    head = stream.read(min(HEAD_BYTES, BLOCK_BYTES))
     if not _looks_like_json_text(head):
         for sniff in sniffers:
             reader = sniff(head)

@@ -261,7 +261,7 @@ def _upsert(con, table: str, rows: pa.Table) -> int:
                 f") WHERE rn_ = 1"
             )
     finally:
-        con.unregister("batch_in")
+        _forget(con, "batch_in")
     return distinct
 
 
@@ -280,7 +280,16 @@ def _quarantine(con, shown: str, digest: str, errors: list[tuple[int, str, str]]
     try:
         con.execute("INSERT INTO ingest_errors BY NAME SELECT * FROM errors_in")
     finally:
-        con.unregister("errors_in")
+        _forget(con, "errors_in")
+
+
+def _forget(con, name: str) -> None:
+    # After a failed statement the transaction is aborted and even unregister
+    # fails; that second error must not hide the first one.
+    try:
+        con.unregister(name)
+    except duckdb.Error:
+        pass
 
 
 def _plain(exc: BaseException) -> str:
