@@ -251,7 +251,9 @@ def _stage_rule(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
             SELECT s.task_id, list(struct_pack(seq := s.seq, tool := s.tool, status := s.status,
                    verified := s.verified, attempts := s.attempts, error := s.error, detail := s.detail)
                    ORDER BY s.seq) AS tools
-            FROM steps s {write_filter} GROUP BY s.task_id) st ON st.task_id = o.task_id"""
+            FROM steps s
+            WHERE s.task_id IN (SELECT task_id FROM _ta_out) {write_filter.replace("WHERE", "AND")}
+            GROUP BY s.task_id) st ON st.task_id = o.task_id"""
     else:
         steps_join = ""
 

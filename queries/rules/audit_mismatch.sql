@@ -42,7 +42,8 @@ ranked_a AS (
     FROM cand c
 ),
 ranked_s AS (
-    SELECT s.*, row_number() OVER (PARTITION BY s.task_id, s.tool ORDER BY s.seq) AS k FROM s
+    SELECT s.*, row_number() OVER (PARTITION BY s.task_id, s.tool ORDER BY s.seq) AS k
+    FROM s WHERE s.task_id IN (SELECT link_task FROM cand)
 ),
 pairs AS (
     SELECT ra.audit_id, ra.result, ra.created_at, rs.task_id, rs.seq, rs.tool, rs.status, rs.verified,
