@@ -27,7 +27,6 @@ never touched.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -456,6 +455,12 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+# Built once: json.loads/dumps with options construct a new coder on every call.
+_JSON_IN = json.JSONDecoder(parse_constant=_no_constant)
+_JSON_OUT = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+_UNSEEN = object()
+
+
 class _Counter:
     """Where hits are counted while one value is rewritten, and which rules can match in it.
 
@@ -491,6 +496,7 @@ class Redactor:
         self._key = key
         self._n = config.token_length
         self._hash = lru_cache(maxsize=1 << 16)(self._hash_uncached)
+        self._key_cache: dict[str, str | None] = {}  # JSON key -> listed name it matches (keys repeat a lot)
 
     @classmethod
     def for_database(cls, config: RedactionConfig, db_path: str | os.PathLike | None) -> "Redactor | None":
@@ -502,7 +508,7 @@ class Redactor:
     # --- tokens ---------------------------------------------------------------
 
     def _hash_uncached(self, canonical: str) -> str:
-        return hmac.new(self._key, canonical.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[: self._n]
+        return hmac.digest(self._key, canonical.encode("utf-8", "surrogatepass"), "sha256").hex()[: self._n]
 
     def token(self, label: str, canonical: str) -> str:
         return f"«{label}:{self._hash(canonical)}»"
@@ -559,12 +565,12 @@ class Redactor:
     def redact_json_text(self, text: str, counter: _Counter | None = None) -> str:
         """Redact one JSON document held as text; returns the text unchanged when nothing matched."""
         try:
-            value = json.loads(text, parse_constant=_no_constant)
+            value = _JSON_IN.decode(text)
             new, changed = self._walk(value, counter)
             if not changed:
                 return text
             try:
-                return json.dumps(new, ensure_ascii=False, allow_nan=False)
+                return _JSON_OUT.encode(new)
             except ValueError:
                 # A number beyond float range (1e400) would come back as Infinity:
                 # redo this one document keeping every number as its source text.
@@ -585,9 +591,14 @@ class Redactor:
         if isinstance(value, dict):
             changed = False
             out = {}
+            key_cache = self._key_cache
             for k, v in value.items():
                 nk, ck = self._walk_string(k, counter, nested_json=False)
-                hit = self.rules.sensitive_key(k)
+                hit = key_cache.get(k, _UNSEEN)
+                if hit is _UNSEEN:
+                    if len(key_cache) > 100_000:  # keys made up per record must not grow it forever
+                        key_cache.clear()
+                    hit = key_cache[k] = self.rules.sensitive_key(k)
                 if hit is not None and v is not None and v != "":
                     if counter is not None:
                         counter.hit(f"field:{hit}")
@@ -631,7 +642,7 @@ class Redactor:
     def _walk_string(self, s: str, counter: _Counter | None, nested_json: bool = True) -> tuple[str, bool]:
         if nested_json and s[:1] in ("{", "[") and len(s) > 1:
             try:
-                inner = json.loads(s, parse_constant=_no_constant)
+                inner = _JSON_IN.decode(s)
             except (ValueError, RecursionError):
                 inner = None
             if isinstance(inner, (dict, list)):
@@ -639,7 +650,7 @@ class Redactor:
                 if not changed:
                     return s, False
                 try:
-                    return json.dumps(new, ensure_ascii=False, allow_nan=False), True
+                    return _JSON_OUT.encode(new), True
                 except ValueError:
                     return _dump(self._walk(json.loads(s, parse_float=_Num, parse_int=_Num), None)[0]), True
         red = self.redact_text(s, counter)
@@ -689,21 +700,25 @@ class Redactor:
         idx = pc.indices_nonzero(mask)
         old = pc.take(arr, idx).to_pylist()
         candidates = pc.take(view, idx)
-        # Which rules can match in which candidate row: one vectorised RE2 pass per rule.
-        flags = [pc.fill_null(pc.match_substring_regex(candidates, r.prefilter), False).to_pylist()
-                 for r in self.rules.rules]
-        # \u-escaped ASCII can spell anything in a way no prefilter sees: all rules for those rows.
-        escaped = (pc.fill_null(pc.match_substring_regex(candidates, _ESCAPED_ASCII), False).to_pylist()
-                   if json_text else [False] * len(old))
-        everything = (True,) * len(flags)
+        # Which rules can match in which candidate row: one vectorised RE2 pass per rule,
+        # packed into one integer per row (bit j = rule j may match).
+        rules = self.rules.rules
+        bits = pa.scalar(0, pa.int64())
+        for j, r in enumerate(rules):
+            hit = pc.fill_null(pc.match_substring_regex(candidates, r.prefilter), False)
+            bits = pc.add(bits, pc.multiply(pc.cast(hit, pa.int64()), 1 << j))
+        if json_text:
+            # \u-escaped ASCII can spell anything in a way no prefilter sees: all rules for those rows.
+            escaped = pc.fill_null(pc.match_substring_regex(candidates, _ESCAPED_ASCII), False)
+            bits = pc.if_else(escaped, (1 << len(rules)) - 1, bits)
+        row_bits = bits.to_pylist() if isinstance(bits, pa.Array) else [bits.as_py()] * len(old)
         new = []
-        cache: dict[tuple[bool, ...], _Counter] = {}
-        for i, v in enumerate(old):
-            row = everything if escaped[i] else tuple(f[i] for f in flags)
-            counter = cache.get(row)
+        cache: dict[int, _Counter] = {}
+        for v, key in zip(old, row_bits):
+            counter = cache.get(key)
             if counter is None:
-                active = tuple(r for r, on in zip(self.rules.rules, row) if on)
-                counter = cache[row] = _Counter(report, f"{tname}.{col}", active)
+                active = tuple(r for j, r in enumerate(rules) if key >> j & 1)
+                counter = cache[key] = _Counter(report, f"{tname}.{col}", active)
             new.append(fn(v, counter))
         if not apply or new == old:
             return table
