@@ -80,6 +80,8 @@ def is_user_id_key(key: str) -> bool:
     n = normalise_key(key)
     return n in USER_ID_KEYS or n.endswith("_user_id")
 
+
+_NEVER = r"\b\B"  # matches nothing, in RE2 and in Python
 _ESCAPED_ASCII = r"\\u00[0-7][0-9a-fA-F]"  # RE2: a \u escape of an ASCII character in JSON text
 TOKEN_RE = re.compile(r"«[a-z0-9_]+:[0-9a-f]{8,64}»")
 _TOKEN_SPLIT = re.compile(r"(«[a-z0-9_]+:[0-9a-f]{8,64}»)")
@@ -140,6 +142,14 @@ class RedactionConfig(BaseModel):
     disable_rules: tuple[str, ...] = ()
     extra_patterns: tuple[PatternRule, ...] = ()
 
+    @field_validator("extra_field_names", "keep_field_names")
+    @classmethod
+    def _plain_names(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        bad = [n for n in v if not re.fullmatch(r"[a-z0-9_]+", normalise_key(n))]
+        if bad:
+            raise ValueError(f"field names may use letters, digits, '_', '-', '.' and spaces only: {bad}")
+        return v
+
     @field_validator("key")
     @classmethod
     def _long_enough(cls, v: SecretStr | None) -> SecretStr | None:
@@ -169,10 +179,11 @@ def load_redaction_config(section: dict[str, Any] | None, where: str = "trace-au
 
 
 def _explain(exc: ValidationError, where: str) -> str:
-    known = ", ".join(RedactionConfig.model_fields)
     lines = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "(section)"
+        model = PatternRule if err["loc"][:1] == ("extra_patterns",) else RedactionConfig
+        known = ", ".join(model.model_fields)
         if err["type"] == "extra_forbidden":
             lines.append(f"{where} [redaction]: unknown key {loc!r} (known keys: {known})")
         else:
@@ -268,12 +279,12 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
         key_filter.append(r'(?i:(?:user[_.\- ]?id)\\*"\s*:)')
     # \u-escaped ASCII could hide an '@' or a key name from the text filter.
     escaped_ascii = [_ESCAPED_ASCII]
-    text_prefilter = "|".join(value_filters) or "(?!)"
+    text_prefilter = "|".join(value_filters) or _NEVER
     json_prefilter = "|".join(value_filters + key_filter + escaped_ascii)
     for p in (text_prefilter, json_prefilter):
         _check_re2(p)
     # Longest names first so `x_api_key` reports api_key, not key-like shorter names.
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "(?!)"
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or _NEVER
     key_regex = re.compile(rf"(?:^|_)({alternatives})$")
     text_gate = re.compile(text_prefilter, re.ASCII)
     return CompiledRules(names, tuple(compiled), text_prefilter, json_prefilter, key_regex, text_gate)
@@ -291,7 +302,7 @@ def _min_width(pattern: str) -> int:
 def _gate(rules: "tuple[CompiledRule, ...]") -> tuple[re.Pattern, int]:
     """One Python search that says whether any of `rules` can match, and the shortest possible match."""
     if not rules:
-        return re.compile("(?!)"), 1 << 30
+        return re.compile(_NEVER), 1 << 30
     return re.compile("|".join(r.prefilter for r in rules), re.ASCII), min(r.min_len for r in rules)
 
 

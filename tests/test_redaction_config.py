@@ -55,7 +55,9 @@ def test_defaults_are_on():
     ({"extra_patterns": [{"name": "x", "pattern": "(unclosed"}]}, "not a valid regular expression"),
     ({"extra_patterns": [{"name": "x", "pattern": "a", "prefilter": "(?<=a)b"}]}, "not valid RE2"),
     ({"extra_patterns": [{"name": "email", "pattern": "a"}]}, "reuse built-in rule names"),
-    ({"extra_patterns": [{"name": "x", "pattern": "a", "flags": "i"}]}, "unknown key 'extra_patterns.0.flags'"),
+    ({"extra_patterns": [{"name": "x", "pattern": "a", "flags": "i"}]},
+     "unknown key 'extra_patterns.0.flags' (known keys: name, pattern, prefilter, check, normalise)"),
+    ({"extra_field_names": ["otp#1"]}, "field names may use letters"),
 ])
 def test_bad_sections_say_what_to_fix(section, expected):
     with pytest.raises(RedactionConfigError) as info:
@@ -122,3 +124,13 @@ def test_disabled_means_no_redactor(tmp_path):
 
 def test_in_memory_database_gets_a_throwaway_key():
     assert resolve_key(RedactionConfig(), ":memory:") != resolve_key(RedactionConfig(), ":memory:")
+
+
+def test_every_rule_can_be_switched_off():
+    from trace_audit.ingest.redaction import default_rules
+
+    names = tuple(r.name for r in default_rules().patterns)
+    cfg = load_redaction_config({"disable_rules": list(names), "keep_field_names": ["password"]})
+    r = Redactor(cfg, b"k" * 20)
+    assert r.redact_text("mail bob@example.com, call 13800138000") == "mail bob@example.com, call 13800138000"
+    assert r.redact_json_text('{"password": "x", "token": "y"}').startswith('{"password": "x", "token": "«token:')
