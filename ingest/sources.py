@@ -23,6 +23,7 @@ from pathlib import Path
 INGESTIBLE_SUFFIXES = (
     ".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz",
     ".pb", ".binpb", ".otlp", ".pb.gz", ".binpb.gz",
+    ".parquet",
 )
 
 

@@ -18,6 +18,7 @@ from trace_audit.ingest.readers.base import Reader
 from trace_audit.ingest.readers.canonical import CanonicalReader
 from trace_audit.ingest.readers.chat import ChatReader
 from trace_audit.ingest.readers.otlp import OtlpReader
+from trace_audit.ingest.readers import parquet
 from trace_audit.ingest.readers.seed001 import Seed001Reader
 from trace_audit.ingest.readers.seed004 import Seed004Reader
 
@@ -29,6 +30,6 @@ READERS: list[Reader] = [
     Seed004Reader(),
 ]
 
-BINARY_SNIFFERS = [otlp_proto.sniff]
+BINARY_SNIFFERS = [parquet.sniff, otlp_proto.sniff]
 
 AFTER_FILE = [OtlpTraceRebuild()]

@@ -12,8 +12,12 @@ from trace_audit.queries.engines.base import RULE_TABLES, Engine
 
 # join_use_nulls: a LEFT JOIN miss is NULL (ClickHouse's default is the type's default value,
 # which breaks `coalesce(flag, 0) = 0` and `IS NULL` checks written for DuckDB).
+# prefer_column_name_to_alias: in WHERE, `value` is the source column even when the SELECT
+# list says `coalesce(value, 'missing') AS value` (ClickHouse otherwise substitutes the alias;
+# DuckDB and Spark do not).
 SESSION_SETTINGS = {
     "join_use_nulls": 1,
+    "prefer_column_name_to_alias": 1,
     "session_timezone": "UTC",
     "max_partitions_per_insert_block": 0,
 }

@@ -220,6 +220,15 @@ def _clickhouse_fixes(node: exp.Expression) -> exp.Expression:
 
 
 def _spark_fixes(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.JSONExtractScalar) and not isinstance(node.expression, exp.JSONPath):
+        # get_json_object reads $['a']['b'], not the $."a"."b" the engine writes for argument bounds.
+        path = _fn("regexp_replace", node.expression, exp.Literal.string('\\."([^"]*)"'),
+                   exp.Literal.string("['$1']"))
+        return _fn("get_json_object", node.this, path)
+    if isinstance(node, exp.Anonymous) and str(node.this).lower() == "json_valid":
+        # no json_valid in Spark: a valid document is exactly one element when wrapped in [ ].
+        wrapped = _fn("concat", exp.Literal.string("["), node.expressions[0], exp.Literal.string("]"))
+        return exp.EQ(this=_fn("json_array_length", wrapped), expression=exp.Literal.number(1))
     return node
 
 
