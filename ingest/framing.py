@@ -339,6 +339,12 @@ def document_frames(text: str, max_bytes: int, lossy: bool = False) -> Iterator[
                                  "the JSON array is not closed (file truncated?); the elements before were read"))
             break
         if text[i] == "]":
+            rest = text[i + 1:]
+            if rest.strip():
+                at = i + 1 + (len(rest) - len(rest.lstrip()))
+                frame.errors.append((_line_of(text, at, cache), _cut(text[at:at + RAW_KEEP_CHARS]),
+                                     "text after the end of the JSON array was not read; put one JSON document "
+                                     "in a file, or write JSON lines"))
             break
         start = i
         try:
@@ -357,25 +363,38 @@ def document_frames(text: str, max_bytes: int, lossy: bool = False) -> Iterator[
     yield frame
 
 
+_BINARY_BYTE = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
 def _looks_like_json_text(head: bytes) -> bool:
-    # JSON lines may start with blank lines; a leading newline byte (0x0A) must
-    # not be taken for the first byte of a binary protobuf message.
-    return head.removeprefix(UTF8_BOM).lstrip()[:1] in (b"{", b"[")
+    """Text (JSON lines, possibly with junk) rather than a binary format.
+
+    A leading newline (0x0A) must not be taken for the first byte of a
+    protobuf message: JSON lines may start with blank lines or with a junk
+    line; binary messages hold control bytes that text does not.
+    """
+    head = head.removeprefix(UTF8_BOM)
+    if head.lstrip()[:1] in (b"", b"{", b"["):
+        return True
+    return _BINARY_BYTE.search(head) is None
 
 
 def _looks_like_one_document(head: bytes) -> bool:
-    """True when the file starts like a pretty-printed JSON document, not JSON lines."""
+    """True when the file is one JSON document (an array of records or a pretty-printed
+    object) rather than JSON lines."""
     stripped = head.lstrip()
-    if stripped.startswith(b"["):
-        return True
-    if not stripped.startswith(b"{"):
+    if not stripped.startswith((b"[", b"{")):
         return False
-    first_line = stripped.split(b"\n", 1)[0]
+    first_line, _, rest = stripped.partition(b"\n")
     try:
         json.loads(first_line)
     except ValueError:
-        return b"\n" in stripped  # a '{' line that is not a whole record: pretty-printed
-    return False
+        # The first line is not a whole value: a document spread over lines
+        # (a '{' line that is just broken JSON lines is caught later).
+        return stripped.startswith(b"[") or b"\n" in stripped
+    # A whole value on the first line is JSON lines, except a one-line array
+    # with nothing after it (`json.dump(records, f)`).
+    return stripped.startswith(b"[") and not rest.strip()
 
 
 def frames(raw: BinaryIO, max_bytes: int = DEFAULT_MAX_RECORD_BYTES,
