@@ -11,9 +11,11 @@ except for the few records that are rejected or carry unknown keys.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from trace_audit.ingest.framing import RAW_KEEP_CHARS, RECORDS_SCHEMA, Frame
 from trace_audit.ingest.readers.base import Decoded, PythonReader, RecordContext, SqlReader
@@ -21,6 +23,7 @@ from trace_audit.ingest.readers.registry import READERS
 
 SCAN_BATCH_ROWS = 16 * 1024
 _EMPTY_FRAME = RECORDS_SCHEMA.empty_table()
+_EMPTY_KIND = RECORDS_SCHEMA.append(pa.field("_extra", pa.bool_())).empty_table()
 
 _JSON_TYPE_NAMES = {
     "ARRAY": "an array", "VARCHAR": "a string", "NULL": "null", "BOOLEAN": "true/false",
@@ -73,10 +76,13 @@ class Decoder:
         self.tz = tz
         self.con = duckdb.connect(":memory:")
         self.con.execute(f"SET TimeZone = '{_checked_tz(self.con, tz)}'")
-        self.con.execute("SET preserve_insertion_order = false")
+        # The tags query's rows must line up with the frame's.
+        self.con.execute("SET preserve_insertion_order = true")
         self.con.register("frame_in", _EMPTY_FRAME)
+        self.con.register("kind_in", _EMPTY_KIND)
         self.con.execute(f"CREATE TEMP VIEW classified AS {_classify_sql()}")
         self._by_name = {r.name: r for r in READERS}
+        self._tags_sql = _tags_sql()
 
     def close(self) -> None:
         self.con.close()
@@ -90,36 +96,69 @@ class Decoder:
         if batch is None or batch.num_rows == 0:
             return _stamped(out, source_file)
         con = self.con
-        # Several record batches, so DuckDB scans the frame on all its threads.
-        con.register("frame_in", pa.Table.from_batches(batch.to_batches(max_chunksize=SCAN_BATCH_ROWS)))
-        try:
-            # `classified` is a view over frame_in: each query below parses
-            # the keys again, which costs less than materialising the frame.
-            kinds = dict(con.execute("SELECT kind, count(*) FROM classified GROUP BY ALL").fetchall())
-            if None in kinds:
-                last = batch.column("line")[-1].as_py()
-                last_raw = batch.column("raw")[-1].as_py()
-                unterminated_line = last if frame.batch is not None and not last_raw.endswith("\n") else None
-                for line, raw, jtype, keys in con.execute(
-                    "SELECT line, raw, jtype, k FROM classified WHERE kind IS NULL ORDER BY line"
-                ).fetchall():
-                    out.errors.append((line, raw, _reject_reason(raw, jtype, keys, line == unterminated_line)))
-            for tagged in sorted(k for k in kinds if k):
-                reader_name, kind = tagged.split(":", 1)
-                reader = self._by_name[reader_name]
-                if isinstance(reader, SqlReader):
+        # One pass tags every record with its kind (and whether it has keys its
+        # mapping does not know); each kind's records then go to their reader
+        # without being classified again.
+        with _registered(con, "frame_in", _chunked(batch), _EMPTY_FRAME):
+            tags = con.sql(self._tags_sql).to_arrow_table()
+        if tags.num_rows != batch.num_rows:  # pragma: no cover - guards the alignment the code relies on
+            raise RuntimeError("decoder: record tags do not line up with the frame")
+        kinds = tags.column("kind")
+        present = pc.unique(kinds).to_pylist()
+        if None in present:
+            out.errors.extend(self._rejected(frame, batch.filter(pc.is_null(kinds))))
+        tagged_kinds = sorted(k for k in present if k)
+        for tagged in tagged_kinds:
+            reader = self._by_name[tagged.split(":", 1)[0]]
+            mine = batch.append_column("_extra", tags.column("_extra"))
+            if len(present) > 1:
+                mine = mine.filter(pc.equal(kinds, tagged))
+            if isinstance(reader, SqlReader):
+                with _registered(con, "kind_in", _chunked(mine), _EMPTY_KIND):
                     out.merge(reader.decode(con, tagged, source_file))
-                elif isinstance(reader, PythonReader):
-                    records = con.execute("SELECT line, raw FROM classified WHERE kind = ? ORDER BY line", [tagged]).fetchall()
-                    out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line, self.tz)))
-        finally:
-            con.register("frame_in", _EMPTY_FRAME)
+            elif isinstance(reader, PythonReader):
+                records = list(zip(mine.column("line").to_pylist(), mine.column("raw").to_pylist()))
+                out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line, self.tz)))
         out.errors = [(line, _cut(raw), reason) for line, raw, reason in out.errors]
         out.errors.sort(key=lambda e: e[0])
         return _stamped(out, source_file)
 
+    def _rejected(self, frame: Frame, rejected: pa.Table) -> list[tuple[int, str, str]]:
+        last = frame.batch.column("line")[-1].as_py() if frame.batch is not None and frame.batch.num_rows else None
+        last_raw = frame.batch.column("raw")[-1].as_py() if last is not None else ""
+        unterminated_line = last if last is not None and not last_raw.endswith("\n") else None
+        with _registered(self.con, "frame_in", rejected, _EMPTY_FRAME):
+            rows = self.con.execute("SELECT line, raw, jtype, k FROM classified WHERE kind IS NULL ORDER BY line").fetchall()
+        return [(line, raw, _reject_reason(raw, jtype, keys, line == unterminated_line)) for line, raw, jtype, keys in rows]
+
     def reader_names(self, decoded: Decoded) -> list[str]:
         return sorted({n for n in (t for t in decoded.tables)})
+
+
+def _tags_sql() -> str:
+    extras = []
+    for reader in READERS:
+        probe = getattr(reader, "has_unknown_keys_sql", None)
+        if probe is None:
+            continue
+        for kind, _ in reader.claims:
+            extras.append(f"WHEN '{reader.name}:{kind}' THEN {probe(kind, 'k')}")
+    extra = f"CASE kind {' '.join(extras)} ELSE TRUE END" if extras else "TRUE"
+    return f"SELECT kind, {extra} AS _extra FROM classified"
+
+
+def _chunked(table: pa.Table) -> pa.Table:
+    # Several record batches, so DuckDB scans the frame on all its threads.
+    return pa.Table.from_batches(table.to_batches(max_chunksize=SCAN_BATCH_ROWS), schema=table.schema)
+
+
+@contextmanager
+def _registered(con, name: str, table: pa.Table, empty: pa.Table):
+    con.register(name, table)
+    try:
+        yield
+    finally:
+        con.register(name, empty)  # drop the reference to the frame's memory
 
 
 def _cut(raw: str) -> str:

@@ -132,22 +132,36 @@ def _check(field: Field, t: str, value: str, int32: bool) -> str | None:
             f"THEN 'field {name}: expected {expected}, got ''' || left({t}, 60) || '''' END")
 
 
-def compile_select(fields: list[Field], source: str, where: str, extra_columns: str = "",
-                   int32_columns: frozenset[str] | set[str] = frozenset()) -> str:
-    """SELECT line, raw, <columns>, _reject, metadata_extra FROM source WHERE where.
-
-    `source` has columns line, raw and k (the record's top-level keys). Each
-    record is parsed once, into a struct of all wanted keys (as text, or as
-    JSON for the JSON kinds); conversions and checks then work on plain
-    values. `metadata_extra` holds, as a JSON object, the input keys no field
-    consumed, so nothing the producer wrote is lost. `int32_columns` are
-    checked against the range of their INTEGER warehouse column.
-    """
+def known_keys(fields: list[Field]) -> list[str]:
+    """Input keys a mapping consumes (plus `record`, the canonical tag), in order."""
     keys: list[str] = []
     for f in fields:
         for k in f.input_keys:
             if k not in keys:
                 keys.append(k)
+    return keys + ["record"]
+
+
+def has_unknown_keys_sql(fields: list[Field], keys_expr: str = "k") -> str:
+    """SQL: does the record (whose top-level key list is `keys_expr`) carry keys no field consumes?"""
+    known = "[" + ", ".join(sql_str(k) for k in known_keys(fields)) + "]"
+    return f"len(list_filter({keys_expr}, lambda x: NOT list_contains({known}, x))) > 0"
+
+
+def compile_select(fields: list[Field], source: str, where: str = "TRUE", extra_columns: str = "",
+                   int32_columns: frozenset[str] | set[str] = frozenset(), extra_flag: str = "_extra") -> str:
+    """SELECT line, raw, <columns>, _reject, metadata_extra FROM source WHERE where.
+
+    `source` has columns line, raw and `extra_flag`, true for records with
+    keys beyond the mapping's (see `has_unknown_keys_sql`). Each record is
+    parsed once, into a struct of all wanted keys (as text, or as JSON for
+    the JSON kinds); conversions and checks then work on plain values.
+    `metadata_extra` holds, as a JSON object, the input keys no field
+    consumed, so nothing the producer wrote is lost; only flagged records pay
+    for that second parse. `int32_columns` are checked against the range of
+    their INTEGER warehouse column.
+    """
+    keys = known_keys(fields)[:-1]
     json_keys = {k for f in fields if f.kind in (JSON, JSON_TEXT) for k in f.input_keys}
     structure = json.dumps({k: ("JSON" if k in json_keys else "VARCHAR") for k in keys}, ensure_ascii=False)
 
@@ -172,12 +186,11 @@ def compile_select(fields: list[Field], source: str, where: str, extra_columns: 
             # trim only for the rare value that starts or ends with a space.
             flags.append(f"_t_{f.column} IS NULL OR _t_{f.column} = '' "
                          f"OR ((starts_with(_t_{f.column}, ' ') OR ends_with(_t_{f.column}, ' ')) AND trim(_t_{f.column}) = '')")
-    known = "[" + ", ".join(sql_str(k) for k in keys + ["record"]) + "]"
-    # Only records with keys beyond the known ones pay for this (a second parse).
+    known = "[" + ", ".join(sql_str(k) for k in known_keys(fields)) + "]"
     extra = (
-        f"CASE WHEN len(list_filter(k, lambda x: NOT list_contains({known}, x))) = 0 THEN NULL "
+        f"CASE WHEN NOT _has_extra THEN NULL "
         f"ELSE CAST(to_json(map_from_entries(list_transform("
-        f"list_filter(k, lambda x: NOT list_contains({known}, x)), "
+        f"list_filter(json_keys(raw), lambda x: NOT list_contains({known}, x)), "
         f"lambda x: {{'k': x, 'v': json_extract(raw, '$.\"' || replace(x, '\"', '\\\"') || '\"')}}))) AS JSON) END"
     )
     # The reason text is built only for the rows a cheap test flags.
@@ -187,7 +200,7 @@ def compile_select(fields: list[Field], source: str, where: str, extra_columns: 
     cols = ", ".join(f.column for f in fields)
     return (
         f"SELECT line, raw, {cols}, {reason} AS _reject, {extra} AS metadata_extra{extra_sql}\n"
-        f"FROM (SELECT line, raw, k, {', '.join(converted)}\n"
-        f"      FROM (SELECT line, raw, k, json_transform(raw, {sql_str(structure)}) AS v\n"
+        f"FROM (SELECT line, raw, _has_extra, {', '.join(converted)}\n"
+        f"      FROM (SELECT line, raw, coalesce({extra_flag}, TRUE) AS _has_extra, json_transform(raw, {sql_str(structure)}) AS v\n"
         f"            FROM {source} WHERE {where}))"
     )

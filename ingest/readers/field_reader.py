@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trace_audit.ingest.fields import Field, compile_select, sql_str
+from trace_audit.ingest.fields import Field, compile_select, has_unknown_keys_sql, sql_str
 from trace_audit.ingest.framing import RAW_KEEP_CHARS
 from trace_audit.ingest.readers.base import Decoded, SqlReader
 from trace_audit.ingest.warehouse_types import arrow_schema, columns
@@ -27,14 +27,20 @@ class Mapping:
 
 
 class FieldReader(SqlReader):
+    """Decodes the records of one claimed kind, registered as `kind_in` (line, raw, _extra)
+    on the decoder's connection; `_extra` comes from `has_unknown_keys_sql`."""
+
     mappings: dict[str, Mapping]  # claimed kind -> mapping
+
+    def has_unknown_keys_sql(self, kind: str, keys_expr: str = "k") -> str:
+        return has_unknown_keys_sql(self.mappings[kind].fields, keys_expr)
 
     def decode(self, con, tagged_kind: str, source_file: str) -> Decoded:
         kind = tagged_kind.split(":", 1)[1]
         mapping = self.mappings[kind]
         schema = arrow_schema(mapping.table)
         int32 = {f.name for f in schema if pa.types.is_int32(f.type)}
-        select = compile_select(mapping.fields, "classified", f"kind = {sql_str(tagged_kind)}", int32_columns=int32)
+        select = compile_select(mapping.fields, "kind_in", int32_columns=int32)
         produced = {f.column for f in mapping.fields}
         exprs = []
         for col in columns(mapping.table):
