@@ -510,10 +510,18 @@ class Redactor:
         self._key_cache: dict[str, str | None] = {}  # JSON key -> listed name it matches (keys repeat a lot)
 
     @classmethod
-    def for_database(cls, config: RedactionConfig, db_path: str | os.PathLike | None) -> "Redactor | None":
-        """The redactor the loader uses for the warehouse at `db_path`; None when redaction is off."""
+    def for_database(cls, config: RedactionConfig, db_path: str | os.PathLike | None, con=None) -> "Redactor | None":
+        """The redactor the loader uses for the warehouse at `db_path`; None when redaction is off.
+
+        Given only an open connection (`con`), the key file goes next to that
+        connection's database file, wherever it is.
+        """
         if not config.enabled:
             return None
+        if db_path is None and con is not None:
+            row = con.execute(
+                "SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()
+            db_path = (row[0][0] if row else None) or ":memory:"
         return cls(config, resolve_key(config, db_path))
 
     # --- tokens ---------------------------------------------------------------
@@ -955,3 +963,16 @@ def _create_key_file(path: Path) -> None:
             tmp.unlink()
         except FileNotFoundError:
             pass
+
+
+def redact_decoded(decoded, redactor: Redactor | None, report: RedactionReport):
+    """The loader's one call: `decoded = redact_decoded(decoded, redactor, result.redaction)`.
+
+    Returns the Decoded with its tables and quarantined raws redacted (unchanged
+    when `redactor` is None, i.e. redaction is off) and adds the counts to `report`.
+    """
+    if redactor is None:
+        return decoded
+    out, got = redactor.redact_decoded(decoded)
+    report.merge(got)
+    return out

@@ -134,3 +134,33 @@ def test_every_rule_can_be_switched_off():
     r = Redactor(cfg, b"k" * 20)
     assert r.redact_text("mail bob@example.com, call 13800138000") == "mail bob@example.com, call 13800138000"
     assert r.redact_json_text('{"password": "x", "token": "y"}').startswith('{"password": "x", "token": "«token:')
+
+
+def test_key_file_follows_the_connection_when_no_path_is_given(tmp_path):
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "recv.duckdb"))
+    try:
+        r = Redactor.for_database(RedactionConfig(), None, con=con)
+    finally:
+        con.close()
+    assert key_file_for(tmp_path / "recv.duckdb").exists()
+    assert r.redact_text("a@example.com") == Redactor(RedactionConfig(), key_file_for(
+        tmp_path / "recv.duckdb").read_text().strip().encode()).redact_text("a@example.com")
+
+
+def test_redact_decoded_is_one_call_for_the_loader():
+    import pyarrow as pa
+
+    from trace_audit.ingest.readers.base import Decoded
+    from trace_audit.ingest.redaction import RedactionReport, redact_decoded
+
+    decoded = Decoded(tables={"messages": pa.table({"message_id": ["m1"], "content": ["mail a@example.com"]})},
+                      errors=[(3, '{"x": "b@example.com"}', "unrecognised record")])
+    report = RedactionReport()
+    assert redact_decoded(decoded, None, report) is decoded and report.total == 0
+    out = redact_decoded(decoded, Redactor(RedactionConfig(), b"k" * 20), report)
+    assert out.tables["messages"].column("content")[0].as_py().startswith("mail «email:")
+    assert out.errors[0][0] == 3 and "b@example.com" not in out.errors[0][1] and out.errors[0][2] == "unrecognised record"
+    assert report.as_dict()["by_column"] == {"messages.content": {"email": 1}, "ingest_errors.raw": {"email": 1}}
+    assert decoded.tables["messages"].column("content")[0].as_py() == "mail a@example.com"  # input untouched

@@ -202,7 +202,7 @@ def test_prefilter_is_a_superset_of_the_precise_pattern(rule):
     gate = spec.prefilter or spec.pattern
     gate_py = compile_rules(RedactionConfig()).text_gate
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.from_regex(precise, fullmatch=False))
     def check(text):
         if precise.search(text):

@@ -4,7 +4,7 @@ The records are shaped like seed-004 table dumps (agent_task, agent_step,
 audit_logs, messages) plus a canonical step carrying OTel-style attributes and
 a record the readers reject (it lands in ingest_errors). `_load` is the
 loader's per-frame path with the one redaction call added; once the loader
-calls `Redactor.redact_decoded` itself these tests can use `ingest()` directly.
+calls `redact_decoded` itself these tests can use `ingest()` directly.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from trace_audit.ingest.redaction import (
     RedactionConfig,
     RedactionReport,
     Redactor,
+    redact_decoded,
     redact_tables,
     redaction_report,
 )
@@ -111,9 +112,7 @@ def _load(paths: list[str], db_path: str, redactor: Redactor | None) -> Redactio
             with open(path, "rb") as fh:
                 for frame in frames(fh, sniffers=BINARY_SNIFFERS):
                     decoded = decoder.decode(frame, path)
-                    if redactor is not None:
-                        decoded, report = redactor.redact_decoded(decoded)  # the one added line
-                        total.merge(report)
+                    decoded = redact_decoded(decoded, redactor, total)  # the one line the loader adds
                     for table, rows in decoded.tables.items():
                         loader._upsert(con, table, rows)
                         raw_loaded.setdefault(table, []).append(rows.select(list(loader.KEYS[table])))
