@@ -144,16 +144,16 @@ def test_fixture_same_findings_on_duckdb_and_chdb(chdb_session, rule_id, path):
     try:
         cfg = parse_config(expect.get("config", {}), f"{path} expect.config")
         now = datetime.fromisoformat(expect.get("now", DEFAULT_NOW))
-        duck = run_rules_on("duckdb", con, now=now, rule_ids=RULE_IDS, config=cfg, store=False)
+        # the fixture's own rule (the whole catalogue runs on the sample month above)
+        duck = run_rules_on("duckdb", con, now=now, rule_ids=[rule_id], config=cfg, store=False)
         rows_duck = staged(con)
         chdb_session.attach(con)
-        ch = run_rules_on("chdb", con, now=now, rule_ids=RULE_IDS, config=cfg, store=False, engine=chdb_session)
+        ch = run_rules_on("chdb", con, now=now, rule_ids=[rule_id], config=cfg, store=False, engine=chdb_session)
         rows_ch = staged(con)
     finally:
         con.close()
     assert duck.failed == [] and ch.failed == [], ch.failed
-    mine = [r for r in rows_duck if r[0] == rule_id]
     if path.name.startswith("fire"):
-        assert mine, f"{path.name}: the fixture's own rule found nothing on DuckDB"
+        assert rows_duck, f"{path.name}: the fixture's own rule found nothing on DuckDB"
     assert rows_duck == rows_ch, (f"{path.name}: only DuckDB {sorted(set(rows_duck) - set(rows_ch), key=repr)[:2]}; "
                                   f"only chDB {sorted(set(rows_ch) - set(rows_duck), key=repr)[:2]}")

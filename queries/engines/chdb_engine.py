@@ -7,15 +7,30 @@ the same DDL as a real server, via Parquet) and the rules run there.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
+import uuid
 
 import duckdb
 import pyarrow as pa
 
 from trace_audit.queries.engines.base import EngineQueryError, EngineUnavailable
 from trace_audit.queries.engines.clickhouse_family import SESSION_SETTINGS, ClickHouseFamily, quote
+
+
+# chDB runs one embedded server per process, bound to the first data path it was
+# opened with; every ChdbEngine shares that path and works in a database of its own.
+_SERVER_DIR: str | None = None
+
+
+def _server_path() -> str:
+    global _SERVER_DIR
+    if _SERVER_DIR is None:
+        _SERVER_DIR = tempfile.mkdtemp(prefix="trace-audit-chdb-")
+        atexit.register(shutil.rmtree, _SERVER_DIR, True)
+    return os.path.join(_SERVER_DIR, "db")
 
 
 class ChdbEngine(ClickHouseFamily):
@@ -27,8 +42,14 @@ class ChdbEngine(ClickHouseFamily):
         except ImportError:
             raise EngineUnavailable("--engine chdb needs the chdb package: pip install 'trace-audit[test]' "
                                     "(or pip install chdb)") from None
-        self._dir = tempfile.mkdtemp(prefix="trace-audit-chdb-")
-        self._session = session.Session(os.path.join(self._dir, "db"))
+        self._dir = tempfile.mkdtemp(prefix="trace-audit-chdb-files-")
+        try:
+            self._session = session.Session(_server_path())
+        except RuntimeError as exc:
+            raise EngineUnavailable(f"cannot start chDB in this process: {_first_line(exc)}") from None
+        self._database = f"trace_audit_{uuid.uuid4().hex[:12]}"
+        self.execute(f"CREATE DATABASE {self._database}")
+        self.execute(f"USE {self._database}")
         for key, value in SESSION_SETTINGS.items():
             self.execute(f"SET {key} = {value!r}" if isinstance(value, str) else f"SET {key} = {value}")
 
@@ -62,6 +83,7 @@ class ChdbEngine(ClickHouseFamily):
     def close(self) -> None:
         if self._session is not None:
             try:
+                self._session.query(f"DROP DATABASE IF EXISTS {self._database}", "Null")
                 self._session.close()
             finally:
                 self._session = None

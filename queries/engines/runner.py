@@ -64,9 +64,7 @@ def engine_sql(rule: Rule, plan: rule_engine.Plan, dialect: str, override_suffix
     if override_suffix and rule.path is not None:
         over = override_path(rule.path, override_suffix)
         if over.is_file():
-            text = over.read_text("utf-8")
-            tree = tp.sqlglot.parse_one(text, read=dialect)
-            return tp.bind(tree, {k: v for k, v in params.items()}, dialect).sql(dialect=dialect)
+            return tp.bind_text(over.read_text("utf-8").strip().rstrip(";"), params, dialect)
     return tp.transpile(sql or rule.sql, params, dialect, key=None if sql else rule.sha256)
 
 
@@ -78,11 +76,28 @@ def _model_sql(model: Rule, plan: rule_engine.Plan, dialect: str) -> str:
     return engine_sql(model, plan, dialect)
 
 
+def _needed_models(plan: rule_engine.Plan) -> list[Rule]:
+    """The turn-model files the chosen rules read, directly or through another model."""
+    by_table = {m.table: m for m in plan.models}
+
+    def reads(sql: str) -> set[str]:
+        return {t for t in by_table if re.search(rf"\b{t}\b", sql)}
+
+    want: set[str] = set()
+    todo = [t for r in plan.rules if r.kind == "sql" for t in reads(r.sql)]
+    while todo:
+        t = todo.pop()
+        if t not in want:
+            want.add(t)
+            todo += [d for d in reads(by_table[t].sql) if d != t]
+    return [m for m in plan.models if m.table in want]
+
+
 def _materialise_models(eng: Engine, plan: rule_engine.Plan) -> dict[str, str]:
     """The turn model as engine temp tables, in dependency order; {table: error} for failures."""
     failed: dict[str, str] = {}
-    pending = list(plan.models)
-    names = {m.table for m in pending}
+    pending = _needed_models(plan)
+    names = {m.table for m in plan.models}
     done: set[str] = set()
     while pending:
         progressed = False
