@@ -1,11 +1,17 @@
 """Re-derive the tasks, steps and messages of every trace a load touched.
 
 Runs inside the loader's transaction for the file (see `loader.AfterFile`),
-right after the file's spans were upserted into `otel_spans`. For each touched
-trace it reads ALL stored spans of that trace, maps them (`mapping`), deletes
-the rows previously derived from that trace and inserts the new ones. So the
-result depends only on which spans are stored, never on how they were split
-or in which order they came.
+right after the file's spans were upserted into `otel_spans`. The touched
+traces are rebuilt from ALL their stored spans, so the result depends only on
+which spans are stored, never on how they were split or in which order they
+came.
+
+The rebuild is set-based SQL over `otel_spans` (`rebuild_sql`): roles, turns
+(a recursive walk up the parent links), seq by start time, failure, verified
+and attempts, task status, all for every touched trace at once. Only the
+turn's request and reply text is read in Python (`mapping.user_text` /
+`assistant_text`: message lists in several dialects), once per turn: from the
+task span, and from its LLM calls only when the task span has no text.
 """
 
 from __future__ import annotations
@@ -14,19 +20,10 @@ import json
 
 import pyarrow as pa
 
-from trace_audit.ingest.otlp.mapping import Span, trace_rows
-from trace_audit.ingest.readers.base import rows_to_table
+from trace_audit.ingest.otlp import rebuild_sql as q
+from trace_audit.ingest.otlp.mapping import assistant_text, user_text
 
-TRACES_PER_CHUNK = 20_000
-
-_SPANS_OF_CHUNK = """
-SELECT s.trace_id, s.span_id, s.parent_span_id, s.name, epoch_us(s.started_at), epoch_us(s.ended_at),
-       s.status_code, s.status_message, CAST(s.attributes AS VARCHAR), CAST(s.resource AS VARCHAR),
-       CAST(s.events AS VARCHAR), s.source_file, s.source_line
-FROM otel_spans s JOIN otlp_touched t ON s.trace_id = t.trace_id
-WHERE t.chunk = ?
-ORDER BY s.trace_id
-"""
+_TEXT_SCHEMA = pa.schema([("task_id", pa.string()), ("goal", pa.string()), ("final_answer", pa.string())])
 
 
 class OtlpTraceRebuild:
@@ -39,70 +36,76 @@ class OtlpTraceRebuild:
 
 def rebuild_traces(con, trace_ids: pa.Table) -> dict[str, int]:
     """Rebuild the derived rows of the traces in `trace_ids` (a table with a trace_id column)."""
-    counts = {"tasks": 0, "steps": 0, "messages": 0}
     con.register("otlp_touched_in", trace_ids)
     try:
-        con.execute(f"""CREATE OR REPLACE TEMP TABLE otlp_touched AS
-            SELECT trace_id, (row_number() OVER (ORDER BY trace_id) - 1) // {TRACES_PER_CHUNK} AS chunk
-            FROM (SELECT DISTINCT trace_id FROM otlp_touched_in)""")
+        con.execute("CREATE OR REPLACE TEMP TABLE otlp_touched AS SELECT DISTINCT trace_id FROM otlp_touched_in")
     finally:
         con.unregister("otlp_touched_in")
-    chunks = con.execute("SELECT coalesce(max(chunk) + 1, 0) FROM otlp_touched").fetchall()[0][0]
-    for chunk in range(chunks):
-        rows = con.execute(_SPANS_OF_CHUNK, [chunk]).fetchall()
-        tasks, steps, messages = _derive(rows)
-        _replace(con, chunk, tasks, steps, messages)
-        counts["tasks"] += len(tasks)
-        counts["steps"] += len(steps)
-        counts["messages"] += len(messages)
-    con.execute("DROP TABLE otlp_touched")
+    try:
+        for statement in (q.SPANS, q.CHAIN, q.FLAGS, q.MEMBERS, q.STEPS, q.TASKS):
+            con.execute(statement)
+        texts = _texts(con)
+        con.register("otlp_text", texts)
+        try:
+            for statement in q.DELETE_OLD:
+                con.execute(statement)
+            counts = {}
+            for table, statement in (("steps", q.INSERT_STEPS), ("tasks", q.INSERT_TASKS),
+                                     ("messages", q.INSERT_MESSAGES)):
+                counts[table] = con.execute(statement).fetchall()[0][0]
+        finally:
+            con.unregister("otlp_text")
+    finally:
+        for statement in q.DROP:
+            con.execute(statement)
+        con.execute("DROP TABLE IF EXISTS otlp_touched")
     return counts
 
 
-def _derive(rows) -> tuple[list[dict], list[dict], list[dict]]:
-    tasks: list[dict] = []
-    steps: list[dict] = []
-    messages: list[dict] = []
-    loads = json.loads
-    resources: dict[str, dict] = {}  # spans of one process share the resource text
-    current: list[Span] = []
-    current_trace = None
-    for (trace_id, span_id, parent, name, start, end, status, status_message, attrs, resource, events,
-         source_file, source_line) in rows:
-        if trace_id != current_trace:
-            if current:
-                _add(trace_rows(current), tasks, steps, messages)
-            current, current_trace = [], trace_id
-        res = resources.get(resource)
-        if res is None:
-            res = resources[resource] = loads(resource) if resource else {}
-        current.append(Span(trace_id, span_id, parent, name, start, end, status, status_message,
-                            loads(attrs) if attrs else {}, res, events, source_file, source_line))
-    if current:
-        _add(trace_rows(current), tasks, steps, messages)
-    return tasks, steps, messages
+class _Attrs:
+    """What mapping.user_text / assistant_text read of a span: its attributes and role."""
+
+    __slots__ = ("attrs", "role")
+
+    def __init__(self, role, values, indexed):
+        self.role = role
+        if indexed is not None:
+            self.attrs = json.loads(indexed)
+        else:
+            self.attrs = {k: json.loads(v) for k, v in zip(q.TEXT_KEYS, values) if v is not None}
 
 
-def _add(got, tasks, steps, messages) -> None:
-    tasks.extend(got[0])
-    steps.extend(got[1])
-    messages.extend(got[2])
-
-
-def _replace(con, chunk: int, tasks: list[dict], steps: list[dict], messages: list[dict]) -> None:
-    con.execute("""CREATE OR REPLACE TEMP TABLE otlp_old AS
-        SELECT task_id FROM tasks
-        WHERE source = 'otlp'
-          AND split_part(task_id, ':', 1) IN (SELECT trace_id FROM otlp_touched WHERE chunk = ?)""", [chunk])
-    con.execute("DELETE FROM steps WHERE task_id IN (SELECT task_id FROM otlp_old)")
-    con.execute("DELETE FROM messages WHERE source = 'otlp' AND task_id IN (SELECT task_id FROM otlp_old)")
-    con.execute("DELETE FROM tasks WHERE source = 'otlp' AND task_id IN (SELECT task_id FROM otlp_old)")
-    con.execute("DROP TABLE otlp_old")
-    for table, rows in (("tasks", tasks), ("steps", steps), ("messages", messages)):
-        if not rows:
-            continue
-        con.register("otlp_rows_in", rows_to_table(table, rows))
+def _texts(con) -> pa.Table:
+    """goal and final_answer per task (mapping rules), as an Arrow table."""
+    goal: dict[str, str | None] = {}
+    answer: dict[str, str | None] = {}
+    n = len(q.TEXT_KEYS)
+    for row in con.execute(q.HEAD_TEXTS).fetchall():
+        span = _Attrs(row[1], row[2:2 + n], row[2 + n])
+        goal[row[0]] = user_text(span) or None
+        answer[row[0]] = assistant_text(span) or None
+    # Turns without a head, or whose head had no text, fall back to their LLM calls.
+    task_ids = [r[0] for r in con.execute("SELECT task_id FROM otlp_task").fetchall()]
+    need = [t for t in task_ids if not goal.get(t) or not answer.get(t)]
+    if need:
+        con.register("otlp_need_in", pa.table({"task_id": pa.array(need, pa.string())}))
         try:
-            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM otlp_rows_in")
+            con.execute("CREATE OR REPLACE TEMP TABLE otlp_need_text AS SELECT task_id FROM otlp_need_in")
         finally:
-            con.unregister("otlp_rows_in")
+            con.unregister("otlp_need_in")
+        llm: dict[str, list] = {}
+        for row in con.execute(q.LLM_TEXTS).fetchall():
+            llm.setdefault(row[0], []).append(row)
+        for task_id, rows in llm.items():
+            spans = [(seq, end or 0, span_id, _Attrs(role, r[5:5 + n], r[5 + n]))
+                     for r in rows for (seq, end, span_id, role) in [(r[1], r[2], r[3], r[4])]]
+            if not goal.get(task_id):
+                goal[task_id] = next((t for t in (user_text(s[3]) for s in sorted(spans)) if t), None)
+            if not answer.get(task_id):
+                by_end = sorted(spans, key=lambda s: (s[1], s[2]), reverse=True)
+                answer[task_id] = next((t for t in (assistant_text(s[3]) for s in by_end) if t), None)
+    return pa.table({
+        "task_id": pa.array(task_ids, pa.string()),
+        "goal": pa.array([goal.get(t) for t in task_ids], pa.string()),
+        "final_answer": pa.array([answer.get(t) for t in task_ids], pa.string()),
+    }, schema=_TEXT_SCHEMA)

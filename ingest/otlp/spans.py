@@ -142,12 +142,17 @@ def attributes(kvs: Any) -> dict[str, Any]:
     for kv in kvs:
         key = kv.get("key")
         if key is not None:
-            out[key] = any_value(kv.get("value"))
+            v = kv.get("value")
+            # Most attributes are strings: skip the general conversion for them.
+            if type(v) is dict and len(v) == 1 and "stringValue" in v:
+                out[key] = v["stringValue"]
+            else:
+                out[key] = any_value(v)
     return out
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+# One encoder for every span: json.dumps with arguments builds a new one per call.
+dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 class SpanBatch:
