@@ -40,6 +40,8 @@ def _line(node: exp.Expression) -> int:
     for n in node.walk():
         if isinstance(n, exp.Expression) and n.meta.get("line"):
             return int(n.meta["line"])
+    if node.meta.get("keyword_line"):
+        return int(node.meta["keyword_line"])
     parent = node.parent
     while parent is not None:
         if parent.meta.get("line"):
@@ -192,6 +194,19 @@ def _aliases_in_where(tree: exp.Expression) -> list[tuple[int, str, str]]:
     return found
 
 
+def _mark_keyword_lines(tree: exp.Expression, sql: str) -> None:
+    # sqlglot keeps no position for some nodes (INTERVAL '15' MINUTE): take the line of the
+    # n-th INTERVAL keyword in the code (comments and strings blanked) for the n-th such node.
+    import re
+
+    from trace_audit.queries.rulefile import _strip_sql_noise
+
+    clean = _strip_sql_noise(sql)
+    lines = [clean.count("\n", 0, m.start()) + 1 for m in re.finditer(r"(?i)\bINTERVAL\b", clean)]
+    for node, line in zip(tree.find_all(exp.Interval, bfs=False), lines):
+        node.meta["keyword_line"] = line
+
+
 # ---- entry points ----------------------------------------------------------------------------
 
 
@@ -199,6 +214,7 @@ def lint_sql(sql: str, path: Path, first_line: int = 1) -> list[LintProblem]:
     """Problems in `sql`, whose first line is line `first_line` of `path`."""
     try:
         tree = sqlglot.parse_one(sql, read="duckdb")
+        _mark_keyword_lines(tree, sql)
     except sqlglot.errors.ParseError as exc:
         err = exc.errors[0] if exc.errors else {}
         return [LintProblem(path, first_line - 1 + int(err.get("line") or 1), "SQL that sqlglot cannot parse",
