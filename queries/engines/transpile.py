@@ -245,8 +245,11 @@ def _spark_fixes(node: exp.Expression) -> exp.Expression:
         return _fn("get_json_object", node.this, path)
     if isinstance(node, exp.Anonymous) and str(node.this).lower() == "json_valid":
         # no json_valid in Spark: a valid document is exactly one element when wrapped in [ ].
+        # (json_array_length is NULL for invalid JSON, where DuckDB's json_valid is false)
         wrapped = _fn("concat", exp.Literal.string("["), node.expressions[0], exp.Literal.string("]"))
-        return exp.EQ(this=_fn("json_array_length", wrapped), expression=exp.Literal.number(1))
+        one = exp.EQ(this=_fn("json_array_length", wrapped), expression=exp.Literal.number(1))
+        return exp.If(this=exp.Is(this=node.expressions[0].copy(), expression=exp.Null()), true=exp.Null(),
+                      false=_fn("coalesce", exp.Paren(this=one), exp.false()))
     return node
 
 
