@@ -333,7 +333,8 @@ def payload_failure(result: Any) -> str | None:
 
 
 def _short(v: Any) -> str:
-    text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+    # Structured payloads as compact JSON, as the SQL rebuild (and otel_spans) writes them.
+    text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= 500 else text[:500] + "…"
 
 
