@@ -1,5 +1,11 @@
 """The spans of one trace to tasks, steps and messages (pure; no database).
 
+This is the readable statement of the rules. Ingest runs them as set-based
+SQL (`rebuild_sql`), which tests/test_otlp_rebuild_reference.py holds to
+exactly these results on random traces; the text helpers (`user_text`,
+`assistant_text`) are also used by the rebuild itself, once per turn.
+Change a rule here and in `rebuild_sql` together.
+
 The rules, in short (the full table is in docs/opentelemetry.md):
 
 - A task is an agent turn: a span with `gen_ai.operation.name = invoke_agent`,

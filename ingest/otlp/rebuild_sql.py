@@ -26,7 +26,7 @@ INPUT_TOKENS = ("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.
                 "llm.usage.prompt_tokens")
 OUTPUT_TOKENS = ("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion",
                  "llm.usage.completion_tokens")
-# Read by Python for the turn's request and reply (see rebuild.TEXT_KEYS).
+# Read in Python for the turn's request and reply (rebuild._texts).
 TEXT_KEYS = ("gen_ai.input.messages", "gen_ai.output.messages", "input.value", "output.value",
              "traceloop.entity.input", "traceloop.entity.output")
 INDEXED_PREFIXES = ("llm.input_messages.", "llm.output_messages.", "gen_ai.prompt.", "gen_ai.completion.")
