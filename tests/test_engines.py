@@ -10,9 +10,6 @@ other engine: exactly what the engine layer must get right.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -24,6 +21,7 @@ from trace_audit.ingest.loader import ingest  # noqa: E402
 from trace_audit.queries import db  # noqa: E402
 from trace_audit.queries.config import parse_config  # noqa: E402
 from trace_audit.queries.engines import run_rules_on  # noqa: E402
+from trace_audit.queries.engines.check import compare_fixtures, load_fixture  # noqa: E402
 from trace_audit.queries.engines.chdb_engine import ChdbEngine  # noqa: E402
 from trace_audit.queries.fixtures import DEFAULT_NOW, discover  # noqa: E402
 from trace_audit.queries.rulefile import load_rules  # noqa: E402
@@ -111,26 +109,6 @@ def test_since_until_filter_the_same_way(month):
 FIXTURES = [(rule_id, p) for rule_id, paths in sorted(discover().items()) for p in paths]
 
 
-def _load_fixture(path: Path):
-    expect, records = {}, []
-    for line in path.read_text("utf-8").splitlines():
-        if line.strip():
-            obj = json.loads(line)
-            if "expect" in obj:
-                expect = obj["expect"]
-            else:
-                records.append(line)
-    con = db.connect(":memory:")
-    fd, tmp = tempfile.mkstemp(suffix=".jsonl")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(records) + "\n")
-    try:
-        ingest([tmp], con=con, tz="UTC", progress=False)
-    finally:
-        os.unlink(tmp)
-    return con, expect
-
-
 @pytest.fixture(scope="module")
 def chdb_session():
     eng = ChdbEngine()
@@ -140,7 +118,7 @@ def chdb_session():
 
 @pytest.mark.parametrize("rule_id,path", FIXTURES, ids=[f"{r}/{p.stem}" for r, p in FIXTURES])
 def test_fixture_same_findings_on_duckdb_and_chdb(chdb_session, rule_id, path):
-    con, expect = _load_fixture(path)
+    con, expect = load_fixture(path)
     try:
         cfg = parse_config(expect.get("config", {}), f"{path} expect.config")
         now = datetime.fromisoformat(expect.get("now", DEFAULT_NOW))
@@ -157,3 +135,24 @@ def test_fixture_same_findings_on_duckdb_and_chdb(chdb_session, rule_id, path):
         assert rows_duck, f"{path.name}: the fixture's own rule found nothing on DuckDB"
     assert rows_duck == rows_ch, (f"{path.name}: only DuckDB {sorted(set(rows_duck) - set(rows_ch), key=repr)[:2]}; "
                                   f"only chDB {sorted(set(rows_ch) - set(rows_duck), key=repr)[:2]}")
+
+
+def test_a_custom_rule_is_checked_on_each_engine(tmp_path):
+    rules = tmp_path / "rules"
+    (rules / "fixtures" / "goal_prefix").mkdir(parents=True)
+    (rules / "fixtures" / "portable_goal").mkdir(parents=True)
+    head = '-- id = "{0}"\n-- title = "t"\n-- severity = "warn"\n-- message = "m"\n'
+    # substr counts characters in DuckDB and bytes in ClickHouse: the lint warns, the check proves it
+    (rules / "goal_prefix.sql").write_text(head.format("goal_prefix") +
+                                          "SELECT task_id FROM tasks WHERE substr(goal, 1, 2) = '设置'\n", "utf-8")
+    (rules / "portable_goal.sql").write_text(head.format("portable_goal") +
+                                            "SELECT task_id FROM tasks WHERE regexp_matches(goal, '^设置')\n", "utf-8")
+    task = ('{"record": "task", "task_id": "t1", "user_id": "u1", "conversation_id": "c1", "status": "success", '
+            '"goal": "设置明早八点的提醒", "started_at": "2026-11-20T08:00:00Z"}\n')
+    for rid in ("goal_prefix", "portable_goal"):
+        (rules / "fixtures" / rid / "fire_goal.jsonl").write_text(task, "utf-8")
+    got = {c.rule_id: c for c in compare_fixtures(["duckdb", "chdb"], [rules],
+                                                  only={"goal_prefix", "portable_goal"})}
+    assert got["portable_goal"].ok, str(got["portable_goal"])
+    assert not got["goal_prefix"].ok and "1 on DuckDB" in got["goal_prefix"].detail
+    assert str(got["goal_prefix"]).startswith("DIFFERS goal_prefix/fire_goal.jsonl on chdb")
