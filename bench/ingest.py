@@ -38,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -76,9 +77,15 @@ def run_child(argv: list[str], cwd: Path | None = None) -> tuple[float, float, i
     """(wall seconds, CPU seconds, peak RSS in bytes, stdout) of one child process."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
-    out = proc.stdout.read().decode()  # type: ignore[union-attr]
-    err = proc.stderr.read().decode()  # type: ignore[union-attr]
-    _, status, usage = os.wait4(proc.pid, 0)
+    streams: dict[str, bytes] = {}
+    readers = [threading.Thread(target=lambda n, f: streams.__setitem__(n, f.read()), args=(n, f))
+               for n, f in (("out", proc.stdout), ("err", proc.stderr))]
+    for t in readers:
+        t.start()
+    _, status, usage = os.wait4(proc.pid, 0)  # this child's own rusage
+    for t in readers:
+        t.join()
+    out, err = streams["out"].decode(), streams["err"].decode()
     seconds = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
@@ -139,7 +146,10 @@ def bench_pair(label: str, files: list[Path], data_dir: Path | None, work: Path)
     target = [str(data_dir)] if data_dir else [str(p) for p in files]
     ta_s, ta_cpu, ta_rss, out = run_child([sys.executable, "-c", INGEST_SCRIPT, "ingest", *target, "--db", str(db),
                                    "--tz", "Asia/Shanghai", "--no-progress", "--json"])
-    totals = json.loads(out)["totals"]
+    start = out.find("{")
+    if start > 0:
+        print(f"note: ingest printed before its JSON: {out[:start]!r}", file=sys.stderr)
+    totals = json.JSONDecoder().raw_decode(out[start:])[0]["totals"]
     rows = sum(v for k, v in totals.items() if k != "ingest_errors")
     floor_db = work / f"{label}-floor.duckdb"
     fl_s, fl_cpu, fl_rss, out = run_child([sys.executable, "-c", FLOOR_SCRIPT, str(floor_db), json.dumps(floor_spec(files))])
