@@ -5,7 +5,10 @@ or the OTLP receiver holds the write lock), reads the change marker, and closes
 the connection when the page has rendered, so a writer is never locked out for
 longer than one page render. Query results are cached with `st.cache_data`
 keyed on (path, file mtime, change marker, query, bound values): a new ingest or
-rule run changes the key, nothing else does.
+rule run changes the key, nothing else does. A page's plan (its stages and the
+queries that read them) is cached as one unit, since the queries need the stage
+tables built on the same connection. The step lag (`dq.step_lag`, one join over
+the whole warehouse) is measured once per change marker and shared by every page.
 
 When the database is busy the run carries on without a connection: anything
 already cached for the last key seen is shown with an "updating" note; anything
@@ -41,7 +44,11 @@ class Warehouse:
         return _cached_query(self.key, name, params, _wh=self)
 
     def plan(self, page: str, filters: dq.Filters, now: datetime | None, **extra) -> dict[str, pd.DataFrame]:
-        return {k: self.frame(n, p) for k, (n, p) in dq.page_plan(page, filters, now, **extra).items()}
+        plan = dq.page_plan(page, filters, now, lag=self.lag(), **extra)
+        return _cached_plan(self.key, plan.page, plan.stages, plan.params, plan.queries, _wh=self)
+
+    def lag(self) -> dq.StepLag:
+        return self.call("step_lag", dq.step_lag)
 
     def call(self, fn_name: str, fn, *args):
         """Cache any pure function of the connection (e.g. the weekly report builder)."""
@@ -56,6 +63,12 @@ class Warehouse:
 @st.cache_data(show_spinner=False, max_entries=512)
 def _cached_query(key: tuple, name: str, params: dict, _wh: Warehouse) -> pd.DataFrame:
     return dq.run(_wh_connection(_wh), name, params)
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _cached_plan(key: tuple, page: str, stages: tuple, params: dict, queries: dict, _wh: Warehouse
+                 ) -> dict[str, pd.DataFrame]:
+    return dq.run_plan(_wh_connection(_wh), dq.Plan(page, stages, params, queries))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -65,7 +65,10 @@ class WeeklyReport:
         return out
 
 
-def build_weekly(con: duckdb.DuckDBPyConnection, week: str, tz: str = "UTC", run_id: str | None = None) -> WeeklyReport:
+def build_weekly(con: duckdb.DuckDBPyConnection, week: str, tz: str = "UTC", run_id: str | None = None,
+                 lag: dq.StepLag | None = None) -> WeeklyReport:
+    """Gather the report for ISO `week`. `lag` is the warehouse's step lag when the caller
+    has it cached (the dashboard); otherwise it is measured here."""
     monday, sunday = dq.iso_week_bounds(week)
     dq.prepare(con)
     runs = dq.run(con, "rule_runs")
@@ -73,7 +76,10 @@ def build_weekly(con: duckdb.DuckDBPyConnection, week: str, tz: str = "UTC", run
         run_id = str(runs["run_id"].iloc[0])
     f = dq.Filters(since=monday, until=sunday, tz=tz, run_id=run_id)
     now = dq.data_clock(con, run_id)
-    p = f.params(now=now)
+    p = f.params(now=now, lag=lag if lag is not None else dq.step_lag(con))
+    # One join of the two weeks' steps to their turns, read by overview_daily, tool_compare
+    # and version_tool_rates.
+    dq.run_stage(con, "stage_period_steps", p)
     daily = dq.run(con, "overview_daily", p)
     stuck_total = int(dq.run(con, "stuck_count", p)["stuck"].iloc[0])
     k = analysis.kpis(daily, stuck_total)

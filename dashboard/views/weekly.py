@@ -24,7 +24,7 @@ wanted = sidebar.page_param("week")
 week = st.selectbox("ISO week", weeks, index=weeks.index(wanted) if wanted in weeks else 0, key="ta_week")
 sidebar.set_page_params(week=week)
 
-rep = ctx.wh.call("weekly_report", report.build_weekly, week, f.tz, f.run_id)
+rep = ctx.wh.call("weekly_report", report.build_weekly, week, f.tz, f.run_id, ctx.wh.lag())
 st.caption(f"{rep.since} – {rep.until} ({f.tz}) against the week before · rule run {rep.run_id or '—'}")
 
 k = rep.kpis

@@ -2,10 +2,10 @@
 SELECT day_of(local_day_no(f.event_time, $tz_offset_s)) AS day,
        coalesce(json_extract_string(f.evidence, '$.kind'), 'unknown') AS kind,
        count(*) AS incidents
-FROM findings f LEFT JOIN tasks t ON t.task_id = f.task_id
+FROM findings f
 WHERE f.run_id = $run_id AND f.rule_id = 'said_but_not_done'
   AND f.event_time >= $since AND f.event_time < $until
-  AND ($agent_version IS NULL OR t.agent_version = $agent_version)
+  AND ($agent_version IS NULL OR f.task_id IN (SELECT task_id FROM tasks WHERE agent_version = $agent_version))
   AND ($tool IS NULL OR f.task_id IN (SELECT task_id FROM steps WHERE tool = $tool))
 GROUP BY ALL
 ORDER BY day, kind

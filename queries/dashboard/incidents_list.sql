@@ -1,17 +1,20 @@
 -- incidents_list: the said-but-not-done findings of the period, newest first, with the
--- reply and each tool's outcome in the turn.
-WITH inc AS (
+-- reply and each tool's outcome in the turn. The turns are looked up only for the rows
+-- shown (after the LIMIT), not for every finding.
+WITH picked AS (
     SELECT f.event_time, f.task_id, f.user_id, f.conversation_id, f.seq, f.message, f.severity,
            coalesce(json_extract_string(f.evidence, '$.kind'), 'unknown') AS kind,
-           json_extract_string(f.evidence, '$.reply') AS evidence_reply,
-           t.final_answer, t.agent_version
-    FROM findings f LEFT JOIN tasks t ON t.task_id = f.task_id
+           json_extract_string(f.evidence, '$.reply') AS evidence_reply
+    FROM findings f
     WHERE f.run_id = $run_id AND f.rule_id = 'said_but_not_done'
       AND f.event_time >= $since AND f.event_time < $until
-      AND ($agent_version IS NULL OR t.agent_version = $agent_version)
+      AND ($agent_version IS NULL OR f.task_id IN (SELECT task_id FROM tasks WHERE agent_version = $agent_version))
       AND ($tool IS NULL OR f.task_id IN (SELECT task_id FROM steps WHERE tool = $tool))
     ORDER BY f.event_time DESC, f.task_id NULLS LAST
     LIMIT $limit
+), inc AS (
+    SELECT p.*, t.final_answer, t.agent_version
+    FROM picked p LEFT JOIN tasks t ON t.task_id = p.task_id
 ), outcomes AS (
     SELECT s.task_id,
            string_agg(s.tool || ': ' || CASE
@@ -21,7 +24,7 @@ WITH inc AS (
                 WHEN s.status = 'success' THEN 'unchecked'
                 ELSE coalesce(s.status, 'unknown') END, ', ' ORDER BY s.seq) AS tools
     FROM steps s
-    WHERE s.task_id IN (SELECT task_id FROM inc) AND coalesce(s.kind, 'tool') = 'tool'
+    WHERE s.task_id IN (SELECT task_id FROM picked) AND coalesce(s.kind, 'tool') = 'tool'
     GROUP BY s.task_id
 )
 SELECT inc.event_time, inc.kind, inc.user_id, inc.conversation_id, inc.task_id,

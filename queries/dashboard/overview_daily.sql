@@ -1,33 +1,35 @@
 -- overview_daily: per local day of the period AND the one before it: turns, incidents,
 -- writes, verified writes, verified=false and failed steps. The overview's headline numbers
--- are sums of these rows per period (one pass over the steps instead of two).
--- A turn belongs to the day it started. A write is a tool step whose read-back was checked
--- or whose name says it writes.
+-- are sums of these rows per period. Step counts come from the page's period_step_counts
+-- stage (stage_period_steps.sql). A turn belongs to the day it started. A write is a tool step
+-- whose read-back was checked or whose name says it writes (the name test runs once per
+-- distinct tool, not once per step).
 WITH turns AS (
-    SELECT task_id, local_day_no(started_at, $tz_offset_s) AS day_no
+    SELECT local_day_no(started_at, $tz_offset_s) AS day_no
     FROM tasks
     WHERE started_at >= $prev_since AND started_at < $until
       AND ($agent_version IS NULL OR agent_version = $agent_version)
       AND ($tool IS NULL OR task_id IN (SELECT task_id FROM steps WHERE tool = $tool))
 ), per_turn AS (
     SELECT day_no, count(*) AS turns FROM turns GROUP BY day_no
+), write_tools AS (
+    SELECT tool FROM (SELECT DISTINCT tool FROM period_step_counts WHERE tool IS NOT NULL)
+    WHERE regexp_matches(tool, '^(create|add|set|update|edit|modify|delete|remove|cancel|save|write|insert)_')
 ), per_step AS (
-    SELECT t.day_no,
-           count_if(CASE WHEN s.verified IS NOT NULL THEN TRUE ELSE
-                    regexp_matches(s.tool, '^(create|add|set|update|edit|modify|delete|remove|cancel|save|write|insert)_')
-                    END) AS write_steps,
-           count_if(s.verified = TRUE AND s.status = 'success') AS verified_writes,
-           count_if(s.verified = FALSE) AS verified_false,
-           count_if(s.status = 'failed') AS failed_steps
-    FROM steps s JOIN turns t USING (task_id)
-    WHERE ($tool IS NULL OR s.tool = $tool)
-    GROUP BY t.day_no
+    SELECT day_no,
+           CAST(sum(CASE WHEN tool IN (SELECT tool FROM write_tools) THEN steps ELSE checked END) AS BIGINT)
+               AS write_steps,
+           CAST(sum(verified_writes) AS BIGINT) AS verified_writes,
+           CAST(sum(verified_false) AS BIGINT) AS verified_false,
+           CAST(sum(failed) AS BIGINT) AS failed_steps
+    FROM period_step_counts
+    GROUP BY day_no
 ), per_incident AS (
     SELECT local_day_no(f.event_time, $tz_offset_s) AS day_no, count(*) AS incidents
-    FROM findings f LEFT JOIN tasks t ON t.task_id = f.task_id
+    FROM findings f
     WHERE f.run_id = $run_id AND f.rule_id = 'said_but_not_done'
       AND f.event_time >= $prev_since AND f.event_time < $until
-      AND ($agent_version IS NULL OR t.agent_version = $agent_version)
+      AND ($agent_version IS NULL OR f.task_id IN (SELECT task_id FROM tasks WHERE agent_version = $agent_version))
       AND ($tool IS NULL OR f.task_id IN (SELECT task_id FROM steps WHERE tool = $tool))
     GROUP BY ALL
 )
