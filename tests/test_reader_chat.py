@@ -165,3 +165,18 @@ def test_unsupported_real_formats_are_never_silently_lost(db_path):
     # The reason names the fields, so a user can tell which format it was.
     swe = query(db_path, "SELECT reason FROM ingest_errors WHERE source_file LIKE '%pydicom%'")[0][0]
     assert "trajectory" in swe and "history" in swe
+
+
+def test_real_tau_steps_and_messages_record_their_position_in_the_conversation(tau_db):
+    """Order is the only clock in these files: each step names the assistant message that made
+    the call (metadata.message_index), and each message its own index (also in its id)."""
+    runs = {f"tau:{env}:{r['task_id']}:{r['trial']}": r["traj"]
+            for env, path in (("retail", RETAIL), ("airline", AIRLINE)) for r in json.loads(path.read_text())}
+    steps = query(tau_db, "SELECT task_id, step_id, CAST(metadata ->> '$.message_index' AS INTEGER) FROM steps")
+    assert len(steps) > 500
+    for task_id, call_id, index in steps:
+        made_by = runs[task_id][index]
+        assert made_by["role"] == "assistant"
+        assert call_id in [c["id"] for c in made_by["tool_calls"]]
+    messages = query(tau_db, "SELECT message_id, CAST(metadata ->> '$.message_index' AS INTEGER) FROM messages")
+    assert all(m.endswith(f":{i}") for m, i in messages)

@@ -21,6 +21,12 @@ A call that no tool message answers is `unknown`. `verified` stays NULL:
 a tool result here is arbitrary data (a profile's "verified" flag is not a
 read-back), so it is never read as one. These files carry no timestamps;
 times stay NULL unless a message has `created_at`/`timestamp`.
+
+Without times, order is the only clock: every message row and every step
+records `metadata.message_index`, the position in the conversation of the
+message itself (for a step: the assistant message that made the call; the
+message id is `<task id>:<index>`). The rules use it to judge a reply only
+by the tool calls made since the previous reply (docs/rules.md, tau-bench).
 """
 
 from __future__ import annotations
@@ -141,17 +147,18 @@ class ChatReader(PythonReader):
                 final_answer = text
             if role == "assistant":
                 for call_id, name, arguments in _calls_of(m, where):
-                    step = self._step(task_id, len(steps) + 1, call_id, name, arguments, text)
+                    step = self._step(task_id, len(steps) + 1, call_id, name, arguments, text, pos)
                     steps.append(step)
                     open_calls[call_id or f"#{step['seq']}"] = step
             elif role == "tool":
                 self._answer(open_calls, m, text)
             created = timestamp(m.get("created_at", m.get("timestamp")), f"{where}.created_at", ctx.tz)
             extra = {k: v for k, v in m.items() if k not in _MESSAGE_KEYS and v not in (None, [], {})}
+            extra["message_index"] = pos
             rows_out.append({
                 "message_id": f"{task_id}:{pos}", "conversation_id": conversation_id, "user_id": user_id,
                 "role": role, "content": text, "created_at": created, "task_id": task_id,
-                "source": self.name, "metadata": extra or None,
+                "source": self.name, "metadata": extra,
             })
 
         statuses = [s["status"] for s in steps]
@@ -185,11 +192,11 @@ class ChatReader(PythonReader):
         used = next((k for k in ("task_id", "id", "conversation_id") if record.get(k) not in (None, "")), None)
         return f"chat:{text_or_json(record[used]) if used else _short_hash(record)}", None, used
 
-    def _step(self, task_id, seq, call_id, name, arguments, said) -> dict[str, Any]:
+    def _step(self, task_id, seq, call_id, name, arguments, said, pos) -> dict[str, Any]:
         return {
             "task_id": task_id, "seq": seq, "step_id": call_id, "tool": name, "kind": step_kind(name),
             "args": parsed_json(arguments), "reason": said if isinstance(said, str) and said.strip() else None,
-            "status": "unknown", "verified": None,
+            "status": "unknown", "verified": None, "metadata": {"message_index": pos},
         }
 
     def _answer(self, open_calls: dict[str, dict[str, Any]], m: dict[str, Any], text: str | None) -> None:
