@@ -39,7 +39,8 @@ def run(args) -> int:
             except ExportError as exc:
                 raise UserError(str(exc)) from None
             for table, n in counts.items():
-                print(f"{table:<11} {n:>12,} rows -> {args.parquet}/{table}/day=*/")
+                where = f"{args.parquet}/{table}/day=*/" if n else "(empty: no files)"
+                print(f"{table:<11} {n:>12,} rows -> {where}")
         if args.to == "clickhouse":
             from trace_audit.queries.engines import open_engine
 

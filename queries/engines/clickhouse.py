@@ -28,7 +28,7 @@ class ClickHouseEngine(ClickHouseFamily):
         try:
             import clickhouse_connect
         except ImportError:
-            raise EngineUnavailable("--engine clickhouse needs clickhouse-connect: "
+            raise EngineUnavailable("ClickHouse needs the clickhouse-connect package: "
                                     "pip install 'trace-audit[clickhouse]'") from None
         try:
             # One session (temporary tables live in it), UTC, NULLs for join misses.
