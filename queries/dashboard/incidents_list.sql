@@ -1,10 +1,8 @@
 -- incidents_list: the said-but-not-done findings of the period, newest first, with the
--- reply and each tool's outcome in the turn. The turns are looked up only for the rows
--- shown (after the LIMIT), not for every finding.
+-- reply and each tool's outcome in the turn. The evidence JSON is read and the turns are
+-- looked up only for the rows shown (after the LIMIT), not for every finding.
 WITH picked AS (
-    SELECT f.event_time, f.task_id, f.user_id, f.conversation_id, f.seq, f.message, f.severity,
-           coalesce(json_extract_string(f.evidence, '$.kind'), 'unknown') AS kind,
-           json_extract_string(f.evidence, '$.reply') AS evidence_reply
+    SELECT f.event_time, f.task_id, f.user_id, f.conversation_id, f.seq, f.message, f.severity, f.evidence
     FROM findings f
     WHERE f.run_id = $run_id AND f.rule_id = 'said_but_not_done'
       AND f.event_time >= $since AND f.event_time < $until
@@ -13,7 +11,10 @@ WITH picked AS (
     ORDER BY f.event_time DESC, f.task_id NULLS LAST
     LIMIT $limit
 ), inc AS (
-    SELECT p.*, t.final_answer, t.agent_version
+    SELECT p.* EXCLUDE (evidence),
+           coalesce(json_extract_string(p.evidence, '$.kind'), 'unknown') AS kind,
+           json_extract_string(p.evidence, '$.reply') AS evidence_reply,
+           t.final_answer, t.agent_version
     FROM picked p LEFT JOIN tasks t ON t.task_id = p.task_id
 ), outcomes AS (
     SELECT s.task_id,
