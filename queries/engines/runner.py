@@ -68,8 +68,18 @@ def engine_sql(rule: Rule, plan: rule_engine.Plan, dialect: str, override_suffix
     return tp.transpile(sql or rule.sql, params, dialect, key=None if sql else rule.sha256)
 
 
+def _reads(rule: Rule, tables: set[str]) -> set[str]:
+    """The turn-model tables `rule` reads: its declared `uses` where the rule engine has them,
+    else every model table its SQL names."""
+    declared = getattr(rule, "dependencies", None)
+    if declared is not None and getattr(rule.header, "uses", None) is not None:
+        return set(declared) & tables
+    return {t for t in tables if t != rule.table and re.search(rf"\b{t}\b", rule.sql)}
+
+
 def _model_sql(model: Rule, plan: rule_engine.Plan, dialect: str) -> str:
-    if model.table == "write_steps" and plan.config.write_tools.exclude:
+    if (model.table == "write_steps" and plan.config.write_tools.exclude
+            and "write_tool_exclude_re" not in plan.globals):
         # DuckDB deletes excluded tools after building write_steps; filtering is the same.
         wrapped = tp.excluding_tools(model.sql, rule_engine._exclude_writes(plan))  # noqa: SLF001
         return engine_sql(model, plan, dialect, sql=wrapped)
@@ -79,17 +89,14 @@ def _model_sql(model: Rule, plan: rule_engine.Plan, dialect: str) -> str:
 def _needed_models(plan: rule_engine.Plan) -> list[Rule]:
     """The turn-model files the chosen rules read, directly or through another model."""
     by_table = {m.table: m for m in plan.models}
-
-    def reads(sql: str) -> set[str]:
-        return {t for t in by_table if re.search(rf"\b{t}\b", sql)}
-
+    tables = set(by_table)
     want: set[str] = set()
-    todo = [t for r in plan.rules if r.kind == "sql" for t in reads(r.sql)]
+    todo = [t for r in plan.rules if r.kind == "sql" for t in _reads(r, tables)]
     while todo:
         t = todo.pop()
         if t not in want:
             want.add(t)
-            todo += [d for d in reads(by_table[t].sql) if d != t]
+            todo += list(_reads(by_table[t], tables))
     return [m for m in plan.models if m.table in want]
 
 
@@ -102,7 +109,7 @@ def _materialise_models(eng: Engine, plan: rule_engine.Plan) -> dict[str, str]:
     while pending:
         progressed = False
         for m in list(pending):
-            needs = {n for n in names if n != m.table and re.search(rf"\b{n}\b", m.sql)}
+            needs = _reads(m, names)
             if not needs <= done | set(failed):
                 continue
             pending.remove(m)
@@ -144,7 +151,7 @@ def run_plan_on(eng: Engine, con: duckdb.DuckDBPyConnection, plan: rule_engine.P
     try:
         for i, rule in enumerate(plan.rules):
             t1 = time.perf_counter()
-            broken = [f"{t}: {e}" for t, e in model_failures.items() if re.search(rf"\b{t}\b", rule.sql)]
+            broken = [f"{t}: {e}" for t, e in model_failures.items() if t in _reads(rule, set(model_failures))]
             if rule.kind != "sql":
                 stage = _raising(f"{rule.kind} rules run on DuckDB only; use --engine duckdb for {rule.id}")
             elif broken:
