@@ -177,13 +177,13 @@ def _aliases_in_where(tree: exp.Expression) -> list[tuple[int, str, str]]:
                    if isinstance(p, exp.Alias) and not (isinstance(p.this, exp.Column) and p.this.name == p.alias)}
         if not aliases:
             continue
-        offered = _source_columns(select, ctes) or set()
+        offered = _source_columns(select, ctes)  # None: a source's columns are unknown (r.*, temp tables)
         for col in where.find_all(exp.Column):
             if col.table or col.name not in aliases:
                 continue
             if col.find_ancestor(exp.Select) is not select:
                 continue
-            if col.name in offered:
+            if offered is None or col.name in offered:
                 what = (f"WHERE {col.name}, which is also a SELECT alias of another expression (ClickHouse "
                         "reads the alias, DuckDB and Spark the column)")
                 fix = f"qualify it (e.g. t.{col.name}) or give the SELECT expression another name"
