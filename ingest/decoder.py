@@ -59,6 +59,8 @@ def _reject_reason(raw: str, jtype: str | None, keys: list[str] | None, untermin
     if keys is None:
         try:
             json.loads(raw.rstrip("\r\n"))
+        except RecursionError:
+            return "malformed JSON, nested too deeply to say where"
         except ValueError as exc:
             msg = getattr(exc, "msg", str(exc))
             where = f" (column {exc.colno})" if hasattr(exc, "colno") else ""
@@ -76,6 +78,7 @@ class Decoder:
         self.tz = tz
         self.con = duckdb.connect(":memory:")
         self.con.execute(f"SET TimeZone = '{_checked_tz(self.con, tz)}'")
+        self.con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would write to stdout
         # The tags query's rows must line up with the frame's.
         self.con.execute("SET preserve_insertion_order = true")
         self.con.register("frame_in", _EMPTY_FRAME)

@@ -119,6 +119,7 @@ def ingest(
     own = con is None
     if own:
         con = db.connect(db_path)
+    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would write to stdout
     try:
         for source in sources:
             summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress))
