@@ -92,7 +92,7 @@ def build_weekly(con: duckdb.DuckDBPyConnection, week: str, tz: str = "UTC", run
             o = analysis.onset(version_rates, r.tool, r.prev_rate)
             if o:
                 onsets[r.tool] = o
-    options = dq.run(con, "filter_options")
+    options = dq.run(con, "agent_versions")
     new_fp = dq.run(con, "new_fingerprints", {**p, "limit": TOP})
     headline = analysis.what_changed(k, rises, analysis.new_versions(options, p["since"], p["until"]), new_fp, tz)
     tools = analysis.tool_periods(compare)

@@ -26,7 +26,7 @@ WITH errs AS (
     SELECT e.tool, e.error, t.started_at, FALSE
     FROM errs e JOIN tasks t USING (task_id)
     WHERE e.started_at IS NULL AND t.started_at < $until
-), dated AS (
+), dated AS MATERIALIZED (
     SELECT * FROM seen_before UNION ALL SELECT * FROM recent
 ), prints AS (
     SELECT error, error_fingerprint(error) AS fingerprint FROM (SELECT DISTINCT error FROM dated)
