@@ -118,7 +118,7 @@ def plan_run(config: Config | str | Path | None = None, rule_ids: list[str] | No
     cfg = config if isinstance(config, Config) else load_config(config)
     dirs = [d for d in (cfg.resolved_rules_dir(), str(rules_dir) if rules_dir else None) if d]
     all_rules = load_rules(dirs)
-    models = [r for r in all_rules if r.is_model]
+    models = model_order([r for r in all_rules if r.is_model])
     rules = [r for r in all_rules if not r.is_model]
     by_id = {r.id: r for r in rules}
     for rid in cfg.rules:
@@ -161,6 +161,7 @@ def plan_run(config: Config | str | Path | None = None, rule_ids: list[str] | No
         "now": when.astimezone(timezone.utc),
         "write_tool_re": cfg.write_tool_re(),
         "unchecked_sources_re": list_param(cfg.write_tools.unchecked_sources),
+        "write_tool_exclude_re": list_param(cfg.write_tools.exclude),
         "reply_window_seconds": cfg.linking.reply_window_seconds,
         **lexicon.params(),
     }
@@ -179,6 +180,25 @@ def _exclude_writes(plan: Plan) -> str:
     return list_param(plan.config.write_tools.exclude)
 
 
+def model_order(models: list[Rule]) -> list[Rule]:
+    """The turn-model files in an order where each comes after the files it `uses`
+    (file-name order otherwise); a cycle is a RuleLoadError naming the files."""
+    by_table = {m.table: m for m in models}
+    done: set[str] = set()
+    ordered: list[Rule] = []
+    pending = list(models)
+    while pending:
+        ready = [m for m in pending if all(d in done or d not in by_table for d in m.dependencies)]
+        if not ready:
+            raise RuleLoadError("circular `uses` between turn-model files: "
+                                + ", ".join(m.path.name for m in pending))
+        for m in ready:
+            ordered.append(m)
+            done.add(m.table)
+            pending.remove(m)
+    return ordered
+
+
 def _prepare(con: duckdb.DuckDBPyConnection, plan: Plan) -> dict[str, str]:
     """Create the config tables and the turn-model temp tables; returns {model table: error} for failures."""
     con.execute("CREATE OR REPLACE TEMP TABLE argument_bounds (tool_re VARCHAR, arg VARCHAR, path VARCHAR, "
@@ -188,32 +208,15 @@ def _prepare(con: duckdb.DuckDBPyConnection, plan: Plan) -> dict[str, str]:
         con.execute("INSERT INTO argument_bounds VALUES (?, ?, ?, ?, ?, ?)",
                     [b.tool, b.arg, path, b.min, b.max, b.required])
     failed: dict[str, str] = {}
-    pending = list(plan.models)
-    names = {m.table for m in pending}
-    done: set[str] = set()
-    while pending:
-        progressed = False
-        for m in list(pending):
-            needs = {n for n in names if n != m.table and re.search(rf"\b{n}\b", m.sql)}
-            if not needs <= done | set(failed):
-                continue
-            pending.remove(m)
-            progressed = True
-            broken = needs & set(failed)
-            if broken:
-                failed[m.table] = f"depends on {', '.join(sorted(broken))}, which failed"
-                continue
-            try:
-                con.execute(f"CREATE OR REPLACE TEMP TABLE {m.table} AS {m.sql}", _bind(m, plan))
-                done.add(m.table)
-            except duckdb.Error as exc:
-                failed[m.table] = f"{m.path.name}: {exc}"
-        if not progressed:
-            for m in pending:
-                failed[m.table] = f"{m.path.name}: circular dependency between turn-model files"
-            break
-    if "write_steps" in done and plan.config.write_tools.exclude:
-        con.execute("DELETE FROM write_steps WHERE regexp_matches(tool, ?)", [_exclude_writes(plan)])
+    for m in model_order(plan.models):
+        broken = [d for d in m.dependencies if d in failed]
+        if broken:
+            failed[m.table] = f"depends on {', '.join(sorted(broken))}, which failed"
+            continue
+        try:
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {m.table} AS {m.sql}", _bind(m, plan))
+        except duckdb.Error as exc:
+            failed[m.table] = f"{m.path.name}: {exc}"
     return failed
 
 
@@ -240,22 +243,24 @@ def _stage_rule(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
     colset = set(cols)
     if "task_id" not in colset and "conversation_id" not in colset:
         raise ValueError("the query must return task_id or conversation_id")
-    extras = [c for c in cols if c not in STANDARD_COLUMNS]
-    evidence = (f"to_json(struct_pack({', '.join(f'{_ident(c)} := o.{_ident(c)}' for c in extras)}))"
-                if extras else "CAST('{}' AS JSON)")
+    extras = [c for c in cols if c not in STANDARD_COLUMNS
+              and not (c == "tools" and rule.header.evidence_steps != "none")]
+    fields = [f"{_ident(c)} := o.{_ident(c)}" for c in extras]
     if rule.header.evidence_steps != "none":
-        write_filter = ("WHERE regexp_matches(coalesce(s.tool, ''), $write_tool_re)"
+        # One struct per finding (its columns, then the task's steps): no JSON re-parsing to merge.
+        fields.append("tools := coalesce(st.tools, [])")
+        write_filter = ("AND regexp_matches(coalesce(s.tool, ''), $write_tool_re)"
                         if rule.header.evidence_steps == "write" else "")
-        evidence = (f"json_merge_patch({evidence}, to_json(struct_pack(tools := coalesce(st.tools, []))))")
         steps_join = f"""LEFT JOIN (
             SELECT s.task_id, list(struct_pack(seq := s.seq, tool := s.tool, status := s.status,
                    verified := s.verified, attempts := s.attempts, error := s.error, detail := s.detail)
                    ORDER BY s.seq) AS tools
             FROM steps s
-            WHERE s.task_id IN (SELECT task_id FROM _ta_out) {write_filter.replace("WHERE", "AND")}
+            WHERE s.task_id IN (SELECT task_id FROM _ta_out) {write_filter}
             GROUP BY s.task_id) st ON st.task_id = o.task_id"""
     else:
         steps_join = ""
+    evidence = f"to_json(struct_pack({', '.join(fields)}))" if fields else "CAST('{}' AS JSON)"
 
     def col(name: str, cast: str) -> str:
         return f"TRY_CAST(o.{_ident(name)} AS {cast})" if name in colset else f"CAST(NULL AS {cast})"
@@ -275,9 +280,7 @@ def _stage_rule(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
     params = {"rule_id": rule.id, "severity": plan.severity[rule.id]}
     if rule.header.evidence_steps == "write":
         params["write_tool_re"] = plan.globals["write_tool_re"]
-    before = con.execute("SELECT count(*) FROM _ta_stage").fetchall()[0][0]
-    con.execute(sql, params)
-    return con.execute("SELECT count(*) FROM _ta_stage").fetchall()[0][0] - before
+    return con.execute(sql, params).fetchall()[0][0]  # INSERT returns the number of rows it wrote
 
 
 def _stage_python(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
@@ -328,7 +331,7 @@ def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | N
     for rule in plan.rules:
         out = RuleOutcome(rule.id, plan.severity[rule.id], rule.sha256)
         t1 = time.perf_counter()
-        broken = [f"{t}: {e}" for t, e in model_failures.items() if re.search(rf"\b{t}\b", rule.sql)]
+        broken = [f"{t}: {e}" for t, e in model_failures.items() if t in rule.dependencies]
         if broken:
             out.error = "turn model failed: " + "; ".join(broken)
         else:
@@ -381,7 +384,10 @@ def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | N
 
 def cleanup(con: duckdb.DuckDBPyConnection) -> None:
     """Drop the temp tables a run leaves on the connection."""
-    for name in ("_ta_stage", "_ta_out", "argument_bounds", "turn_replies", "reply_claims", "write_steps"):
+    from trace_audit.queries.rulefile import builtin_rules_dir
+
+    models = [p.stem.lstrip("_") for p in builtin_rules_dir().glob("_*.sql")]
+    for name in ("_ta_stage", "_ta_out", "argument_bounds", *models):
         con.execute(f"DROP TABLE IF EXISTS temp.{name}")
 
 

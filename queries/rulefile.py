@@ -10,8 +10,14 @@
     SELECT ... WHERE n > $max_calls
 
 Files whose name starts with `_` are not rules but shared relations (the turn
-model): the engine materialises each as a temp table named by the stem without
-the underscore, before any rule runs, in file-name order.
+model): the engine materialises each once per run as a temp table named by the
+stem without the underscore, before any rule runs, in dependency order. A file
+declares what it reads in its header, `uses = ["_turn_replies"]`; the file
+still names the table in its SQL (`FROM turn_replies`), so it stays one
+self-contained query that sqlglot can transpile for another engine. A declared
+dependency that does not exist, or that the SQL never reads, is a load error;
+a model table read without being declared is a load error too (it would be
+built too late or not at all).
 
 Parameters are `$name` placeholders, always bound, never formatted into SQL. A
 parameter declared in the header but unused, or used but neither declared nor
@@ -38,6 +44,7 @@ GLOBAL_PARAMS = {
     "now": "the evaluation instant (--now, default the wall clock), TIMESTAMPTZ",
     "write_tool_re": "regex matching the names of tools that write (config [write_tools])",
     "unchecked_sources_re": "regex of task sources that cannot record a read-back (config [write_tools])",
+    "write_tool_exclude_re": "regex of tool names that never count as writes (config [write_tools] exclude)",
     "reply_window_seconds": "how long after a task a reply without task_id may still belong to it",
     "claim_re": "claim lexicon: completion statements",
     "honest_re": "claim lexicon: failure / negation wording",
@@ -67,6 +74,7 @@ class RuleHeader(BaseModel):
     enabled: bool = True
     evidence_steps: Literal["none", "write", "all"] = Field(
         "none", description="attach the finding's task steps to evidence.tools")
+    uses: list[str] = Field(default_factory=list, description="turn-model files this query reads, by file stem")
 
     @field_validator("params")
     @classmethod
@@ -102,6 +110,11 @@ class Rule:
     @property
     def table(self) -> str:
         return self.path.stem.lstrip("_")
+
+    @property
+    def dependencies(self) -> list[str]:
+        """The turn-model tables this query reads (from the header's `uses`)."""
+        return [u.lstrip("_") for u in self.header.uses]
 
 
 def _strip_sql_noise(text: str) -> str:
@@ -213,6 +226,38 @@ def load_rule_file(path: Path) -> Rule:
                 kind="model" if path.stem.startswith("_") else "sql", header_lines=header_lines)
 
 
+def _reads_table(sql: str, table: str) -> int | None:
+    """First line (1-based) where `sql` names `table` outside comments and strings, else None."""
+    clean = _strip_sql_noise(sql)
+    m = re.search(rf"(?<![$\w]){re.escape(table)}\b", clean)
+    return None if m is None else clean.count("\n", 0, m.start()) + 1
+
+
+def check_dependencies(rules: list[Rule]) -> None:
+    """Every `uses` entry names a turn-model file the SQL reads; every model table read is declared."""
+    models = {r.path.stem: r for r in rules if r.kind == "model"}
+    for rule in rules:
+        if rule.kind not in ("sql", "model"):
+            continue
+        line = rule.header_lines.get("uses", 1)
+        for dep in rule.header.uses:
+            if dep not in models:
+                raise RuleLoadError(f"{_where(rule.path, line)}: uses {dep!r}, which is not a turn-model file; "
+                                    f"known: {', '.join(sorted(models)) or 'none'}")
+            if dep == rule.path.stem:
+                raise RuleLoadError(f"{_where(rule.path, line)}: a file cannot use itself")
+            if _reads_table(rule.sql, models[dep].table) is None:
+                raise RuleLoadError(f"{_where(rule.path, line)}: uses {dep!r} but the SQL never reads "
+                                    f"{models[dep].table}; remove it from uses or read the table")
+        for stem, model in models.items():
+            if stem == rule.path.stem or stem in rule.header.uses:
+                continue
+            at = _reads_table(rule.sql, model.table)
+            if at is not None:
+                raise RuleLoadError(f"{_where(rule.path, at + rule.body_line - 1)}: reads the turn-model table "
+                                    f"{model.table} without declaring it; add uses = [\"{stem}\"] to the header")
+
+
 def builtin_rules_dir() -> Path:
     return Path(__file__).resolve().parent / "rules"
 
@@ -238,4 +283,5 @@ def load_rules(extra_dirs: list[str | Path] | None = None) -> list[Rule]:
                 raise RuleLoadError(f"{path}:1: rule id {rule.id!r} is already defined by {seen[rule.id]}")
             seen[rule.id] = path
             rules.append(rule)
+    check_dependencies(rules)
     return rules

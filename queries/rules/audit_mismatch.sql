@@ -7,19 +7,42 @@
 -- by task_id when the row has one, else to the same user's task with a step
 -- of that tool nearest in time (within window_seconds); within a task the
 -- k-th audit row of a tool records the k-th step of that tool.
+-- The time link is an equality join on (user, tool, time bucket of
+-- window_seconds) against the audit's bucket and its two neighbours, then
+-- the exact window test: every pair within the window shares one of the
+-- three buckets, and no user's whole history is compared with every row.
+-- Times are cast to TIMESTAMP (UTC) before date_diff: the same seconds, and
+-- far cheaper than calendar arithmetic on TIMESTAMPTZ.
 -- """
 -- message = "audit says {audit_result} for step {seq} {tool}, which is {step_state}"
 -- [params]
 -- window_seconds = 60
 WITH a AS (
-    SELECT audit_id, user_id, task_id, action, upper(trim(result)) AS result, created_at
-    FROM audit_logs
-    WHERE upper(trim(result)) IN ('SUCCESS', 'FAIL', 'FAILED', 'FAILURE')
+    SELECT l.audit_id, l.user_id, l.task_id, l.action, upper(trim(l.result)) AS result, l.created_at,
+           CAST(l.created_at AS TIMESTAMP) AS at_utc
+    FROM audit_logs l
+    WHERE upper(trim(l.result)) IN ('SUCCESS', 'FAIL', 'FAILED', 'FAILURE')
 ),
-s AS (
-    SELECT s.task_id, s.seq, s.tool, s.status, s.verified, coalesce(s.ended_at, s.started_at) AS t_at,
-           t.user_id, t.conversation_id
-    FROM steps s JOIN tasks t ON t.task_id = s.task_id
+a_free AS (
+    SELECT audit_id, user_id, action, result, created_at, at_utc,
+           floor(date_diff('second', CAST($now AS TIMESTAMP), at_utc) / greatest($window_seconds, 1)) AS bucket
+    FROM a WHERE task_id IS NULL AND user_id IS NOT NULL AND created_at IS NOT NULL
+),
+a_probe AS (
+    SELECT audit_id, user_id, action, result, created_at, at_utc, bucket - 1 AS bucket FROM a_free
+    UNION ALL
+    SELECT audit_id, user_id, action, result, created_at, at_utc, bucket FROM a_free
+    UNION ALL
+    SELECT audit_id, user_id, action, result, created_at, at_utc, bucket + 1 AS bucket FROM a_free
+),
+s_timed AS (
+    -- steps of the tools that task-less audit rows name, with their task's user and time bucket
+    SELECT task_id, seq, tool, user_id, t_utc,
+           floor(date_diff('second', CAST($now AS TIMESTAMP), t_utc) / greatest($window_seconds, 1)) AS bucket
+    FROM (
+        SELECT s.task_id, s.seq, s.tool, t.user_id, CAST(coalesce(s.ended_at, s.started_at) AS TIMESTAMP) AS t_utc
+        FROM steps s JOIN tasks t ON t.task_id = s.task_id
+        WHERE s.tool IN (SELECT action FROM a_free) AND coalesce(s.ended_at, s.started_at) IS NOT NULL) x
 ),
 cand AS (
     -- the task each audit row belongs to: its task_id, else the same user's task with a step
@@ -28,11 +51,13 @@ cand AS (
     FROM a WHERE a.task_id IS NOT NULL
     UNION ALL
     SELECT audit_id, result, created_at, action, link_task FROM (
-        SELECT a.audit_id, a.result, a.created_at, a.action, s.task_id AS link_task,
-               row_number() OVER (PARTITION BY a.audit_id
-                                  ORDER BY abs(date_diff('second', s.t_at, a.created_at)), s.task_id, s.seq) AS rn
-        FROM a JOIN s ON s.user_id = a.user_id AND s.tool = a.action
-        WHERE a.task_id IS NULL AND abs(date_diff('second', s.t_at, a.created_at)) <= $window_seconds) x
+        SELECT g.*, row_number() OVER (PARTITION BY g.audit_id ORDER BY g.gap, g.link_task, g.seq) AS rn
+        FROM (
+            SELECT p.audit_id, p.result, p.created_at, p.action, s.task_id AS link_task, s.seq,
+                   abs(date_diff('second', s.t_utc, p.at_utc)) AS gap
+            FROM a_probe p
+            JOIN s_timed s ON s.user_id = p.user_id AND s.tool = p.action AND s.bucket = p.bucket) g
+        WHERE g.gap <= $window_seconds) x
     WHERE rn = 1
 ),
 ranked_a AS (
@@ -42,20 +67,17 @@ ranked_a AS (
     FROM cand c
 ),
 ranked_s AS (
-    SELECT s.*, row_number() OVER (PARTITION BY s.task_id, s.tool ORDER BY s.seq) AS k
-    FROM s WHERE s.task_id IN (SELECT link_task FROM cand)
-),
-pairs AS (
-    SELECT ra.audit_id, ra.result, ra.created_at, rs.task_id, rs.seq, rs.tool, rs.status, rs.verified,
-           rs.conversation_id, rs.user_id, 1 AS rn
-    FROM ranked_a ra JOIN ranked_s rs ON rs.task_id = ra.link_task AND rs.tool = ra.action AND rs.k = ra.k
+    SELECT s.task_id, s.seq, s.tool, s.status, s.verified,
+           row_number() OVER (PARTITION BY s.task_id, s.tool ORDER BY s.seq) AS k
+    FROM steps s
+    WHERE s.task_id IN (SELECT link_task FROM cand) AND s.tool IN (SELECT action FROM a)
 )
-SELECT task_id, conversation_id, user_id, seq, created_at AS event_time, tool,
-       result AS audit_result, audit_id,
-       CASE WHEN status = 'success' AND verified = TRUE THEN 'success and verified'
-            ELSE 'status ' || coalesce(status, 'unknown') || ', verified ' || coalesce(CAST(verified AS VARCHAR), 'null')
+SELECT rs.task_id, rs.seq, ra.created_at AS event_time, rs.tool,
+       ra.result AS audit_result, ra.audit_id,
+       CASE WHEN rs.status = 'success' AND rs.verified = TRUE THEN 'success and verified'
+            ELSE 'status ' || coalesce(rs.status, 'unknown') || ', verified ' || coalesce(CAST(rs.verified AS VARCHAR), 'null')
        END AS step_state
-FROM pairs
-WHERE rn = 1
-  AND ((result = 'SUCCESS' AND NOT (status = 'success' AND coalesce(verified, FALSE) = TRUE))
-    OR (result <> 'SUCCESS' AND status = 'success' AND verified = TRUE))
+FROM ranked_a ra
+JOIN ranked_s rs ON rs.task_id = ra.link_task AND rs.tool = ra.action AND rs.k = ra.k
+WHERE (ra.result = 'SUCCESS' AND NOT (rs.status = 'success' AND coalesce(rs.verified, FALSE) = TRUE))
+   OR (ra.result <> 'SUCCESS' AND rs.status = 'success' AND rs.verified = TRUE)

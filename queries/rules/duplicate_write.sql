@@ -1,6 +1,7 @@
 -- id = "duplicate_write"
 -- title = "The same write succeeded twice in one turn"
 -- severity = "warn"
+-- uses = ["_write_tool_names"]
 -- description = """
 -- The same write tool with the same arguments succeeded two or more times in
 -- one task: the user gets two identical records (the operation-code double
@@ -10,6 +11,7 @@
 SELECT s.task_id, min(s.seq) AS seq, max(coalesce(s.ended_at, s.started_at)) AS event_time,
        s.tool, CAST(s.args AS VARCHAR) AS args, count(*) AS times
 FROM steps s
-WHERE s.status = 'success' AND regexp_matches(coalesce(s.tool, ''), $write_tool_re)
+JOIN write_tool_names n ON n.tool = s.tool
+WHERE s.status = 'success'
 GROUP BY s.task_id, s.tool, CAST(s.args AS VARCHAR)
 HAVING count(*) >= 2

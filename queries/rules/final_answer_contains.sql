@@ -2,6 +2,7 @@
 -- title = "The final answer lacks required content"
 -- severity = "warn"
 -- enabled = false
+-- uses = ["_turn_replies"]
 -- description = """
 -- Output quality: every reply of the agents matched by agent_re must match
 -- pattern (a regex, e.g. "数据来源|[Ss]ource:"). Off until configured.

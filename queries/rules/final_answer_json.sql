@@ -2,6 +2,7 @@
 -- title = "The final answer is not valid JSON"
 -- severity = "block"
 -- enabled = false
+-- uses = ["_turn_replies"]
 -- description = """
 -- Output contract: agents matched by agent_re must answer with a JSON document.
 -- Off until configured. (json_valid has no portable spelling: an engine other

@@ -2,6 +2,7 @@
 -- title = "The reply claims it was done, the trace shows it was not"
 -- severity = "block"
 -- evidence_steps = "write"
+-- uses = ["_reply_claims", "_write_steps"]
 -- description = """
 -- The assistant's reply for a turn claims an action was completed (see
 -- _reply_claims.sql and the claim lexicon), and the turn has no write step
@@ -10,10 +11,17 @@
 -- unverified (success but no confirming read-back), not_created (success, but
 -- the detail says conflict / already exists / not created), partial (some
 -- writes landed, another did not, and the reply does not say so).
+-- Where the source records message positions (one task = a whole chat, as in
+-- tau-bench), a reply is judged by the write calls made since the task's
+-- previous reply and before it: an earlier failure was for an earlier reply
+-- to admit. A claim with no write call since the previous reply (a restated
+-- result, or a state the agent looked up) is judged by the whole task's
+-- writes as for sources without positions, but never as partial.
 -- """
 -- message = "reply claims completion but the turn is {kind}: {reply}"
 WITH claims AS (
-    SELECT * FROM reply_claims WHERE is_claim = TRUE
+    SELECT task_id, conversation_id, user_id, reply_id, reply_text, reply_time, link, reply_index, prev_reply_index
+    FROM reply_claims WHERE is_claim = TRUE
 ),
 per_task AS (
     SELECT task_id,
@@ -25,21 +33,66 @@ per_task AS (
     FROM write_steps
     GROUP BY task_id
 ),
-judged AS (
+before_reply AS (
+    -- positioned replies: the write calls made since the task's previous reply and before this one
+    SELECT c.reply_id, w.tool, w.seq, w.outcome, 1 AS recent
+    FROM claims c
+    JOIN write_steps w ON w.task_id = c.task_id
+    WHERE c.reply_index IS NOT NULL AND w.msg_index IS NOT NULL AND w.msg_index < c.reply_index
+      AND (c.prev_reply_index IS NULL OR w.msg_index >= c.prev_reply_index)
+),
+recent_good AS (
+    SELECT reply_id, tool, max(seq) AS last_good
+    FROM before_reply WHERE recent = 1 AND outcome = 'good'
+    GROUP BY reply_id, tool
+),
+per_reply AS (
+    SELECT b.reply_id, sum(b.recent) AS recent_writes,
+           sum(CASE WHEN b.recent = 1 AND b.outcome = 'good' THEN 1 ELSE 0 END) AS recent_good,
+           sum(CASE WHEN b.recent = 1 AND b.outcome NOT IN ('good', 'running')
+                         AND coalesce(g.last_good, 0) < b.seq THEN 1 ELSE 0 END) AS recent_open_bad,
+           sum(CASE WHEN b.recent = 1 AND b.outcome <> 'not_started' THEN 1 ELSE 0 END) AS recent_executed,
+           sum(CASE WHEN b.recent = 1 AND b.outcome = 'not_created' THEN 1 ELSE 0 END) AS recent_not_created,
+           sum(CASE WHEN b.recent = 1 AND b.outcome = 'unverified' THEN 1 ELSE 0 END) AS recent_unverified
+    FROM before_reply b
+    LEFT JOIN recent_good g ON g.reply_id = b.reply_id AND g.tool = b.tool
+    GROUP BY b.reply_id
+),
+counted AS (
     SELECT c.task_id, c.conversation_id, c.user_id, c.reply_id, c.reply_text, c.reply_time, c.link,
-           coalesce(p.good, 0) AS good_writes, coalesce(p.open_bad, 0) AS open_bad_writes,
-           CASE
-               WHEN c.task_id IS NULL OR coalesce(p.executed, 0) = 0 THEN 'not_executed'
-               WHEN p.good > 0 AND p.open_bad > 0 THEN 'partial'
-               WHEN p.good > 0 THEN 'ok'
-               WHEN p.not_created > 0 THEN 'not_created'
-               WHEN p.unverified > 0 THEN 'unverified'
-               ELSE 'failed'
-           END AS kind
+           c.reply_index, c.prev_reply_index,
+           coalesce(p.good, 0) AS good, coalesce(p.open_bad, 0) AS open_bad, coalesce(p.executed, 0) AS executed,
+           coalesce(p.not_created, 0) AS not_created, coalesce(p.unverified, 0) AS unverified
     FROM claims c
     LEFT JOIN per_task p ON p.task_id = c.task_id
+    WHERE c.reply_index IS NULL
+    UNION ALL
+    SELECT c.task_id, c.conversation_id, c.user_id, c.reply_id, c.reply_text, c.reply_time, c.link,
+           c.reply_index, c.prev_reply_index,
+           CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_good ELSE coalesce(p.good, 0) END,
+           CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_open_bad ELSE 0 END,
+           CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_executed ELSE coalesce(p.executed, 0) END,
+           CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_not_created ELSE coalesce(p.not_created, 0) END,
+           CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_unverified ELSE coalesce(p.unverified, 0) END
+    FROM claims c
+    LEFT JOIN per_reply r ON r.reply_id = c.reply_id
+    LEFT JOIN per_task p ON p.task_id = c.task_id
+    WHERE c.reply_index IS NOT NULL
+),
+judged AS (
+    SELECT k.*,
+           CASE
+               WHEN k.task_id IS NULL OR k.executed = 0 THEN 'not_executed'
+               WHEN k.good > 0 AND k.open_bad > 0 THEN 'partial'
+               WHEN k.good > 0 THEN 'ok'
+               WHEN k.not_created > 0 THEN 'not_created'
+               WHEN k.unverified > 0 THEN 'unverified'
+               ELSE 'failed'
+           END AS kind
+    FROM counted k
 )
 SELECT task_id, conversation_id, user_id, reply_time AS event_time,
-       kind, reply_text AS reply, reply_id AS message_id, link, good_writes, open_bad_writes
+       kind, reply_text AS reply, reply_id AS message_id, link, good AS good_writes, open_bad AS open_bad_writes,
+       reply_index, prev_reply_index AS since_index
 FROM judged
 WHERE kind <> 'ok'

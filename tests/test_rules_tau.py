@@ -1,0 +1,91 @@
+"""The rule catalogue on the real tau-bench transcripts (tests/fixtures/real, via the chat reader).
+
+A tau run is one task covering a whole conversation, without timestamps. The
+chat reader records each message's and each tool call's position
+(metadata.message_index), and said_but_not_done judges a reply by the write
+calls made since the previous reply. Before that, any failed write anywhere in
+a run made every later claim look `partial` (16 findings in 9 runs, all
+checked by hand in docs/rules.md: in every one the failure was admitted in
+the reply right after it, or happened after the claim).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from trace_audit.ingest.loader import ingest
+from trace_audit.queries import db
+from trace_audit.queries.engine import run_rules
+
+REAL = Path(__file__).resolve().parent / "fixtures" / "real"
+RETAIL = REAL / "tau_retail" / "tau_dataset_full.json"
+AIRLINE = REAL / "tau_airline" / "gpt-4o-airline.first20.json"
+NOW = datetime(2026, 11, 30, tzinfo=timezone.utc)
+
+
+def said_but_not_done(path: str) -> dict[str, list[dict]]:
+    con = db.connect(path)
+    try:
+        result = run_rules(con, now=NOW, rule_ids=["said_but_not_done"])
+        assert result.failed == []
+        rows = con.execute("SELECT task_id, evidence FROM findings WHERE run_id = ?", [result.run_id]).fetchall()
+    finally:
+        con.close()
+    out: dict[str, list[dict]] = {}
+    for task_id, evidence in rows:
+        out.setdefault(task_id, []).append(json.loads(evidence))
+    return out
+
+
+@pytest.fixture(scope="module")
+def tau_findings(tmp_path_factory) -> dict[str, list[dict]]:
+    path = str(tmp_path_factory.mktemp("tau_rules") / "warehouse.duckdb")
+    ingest([str(RETAIL), str(AIRLINE)], path, tz="UTC", progress=False)
+    return said_but_not_done(path)
+
+
+@pytest.mark.parametrize("task_id", ["tau:retail:30:30", "tau:retail:33:33"])
+def test_a_claim_after_an_admitted_earlier_failure_is_not_partial(tau_findings, task_id):
+    # An early write failed, the next reply said so, the agent moved to another tool that
+    # succeeded, and a later reply claims that: true, and honest about the failure.
+    assert task_id not in tau_findings
+
+
+def test_airline_15_failure_was_admitted_before_the_cancellation_claim(tau_findings):
+    # update_reservation_flights failed (message 17); message 18 told the user ("Unfortunately,
+    # I cannot proceed with the downgrade"); the cancellation claimed at 28 was made at 26.
+    assert "tau:airline:15:0" not in tau_findings
+
+
+def test_no_said_but_not_done_finding_on_the_real_tau_runs(tau_findings):
+    # the 16 former findings were all of the shape above (checked by hand, docs/rules.md)
+    assert tau_findings == {}
+
+
+def test_airline_15_without_the_admission_is_partial(tmp_path):
+    """The same real run with the honest reply and the turns after it cut out: the failed
+    flight change and the successful cancellation now come before one claim, which does not
+    mention the failure: partial, as it should be."""
+    runs = json.loads(AIRLINE.read_text(encoding="utf-8"))
+    run = copy.deepcopy(next(r for r in runs if r["task_id"] == 15 and r["trial"] == 0))
+    traj = run["traj"]
+    assert traj[16]["tool_calls"][0]["function"]["name"] == "update_reservation_flights"
+    assert traj[17]["content"].startswith("Error:")
+    assert traj[26]["tool_calls"][0]["function"]["name"] == "cancel_reservation"
+    run["traj"] = traj[:18] + traj[26:]  # drop the admission (18) and the talk up to the cancel call
+    source = tmp_path / "airline15_cut.json"
+    source.write_text(json.dumps([run]), encoding="utf-8")
+    path = str(tmp_path / "w.duckdb")
+    ingest([str(source)], path, tz="UTC", progress=False)
+    found = said_but_not_done(path)
+    assert list(found) == ["tau:airline:15:0"]
+    (evidence,) = found["tau:airline:15:0"]
+    assert evidence["kind"] == "partial"
+    assert evidence["message_id"] == "tau:airline:15:0:20" and evidence["since_index"] == 14
+    assert [(t["tool"], t["status"]) for t in evidence["tools"]] == [
+        ("update_reservation_flights", "failed"), ("cancel_reservation", "success")]
