@@ -147,6 +147,10 @@ def floor_spec(files: list[Path]) -> list[tuple[str, dict[str, str]]]:
 def bench_pair(label: str, files: list[Path], data_dir: Path | None, work: Path) -> dict:
     size = sum(p.stat().st_size for p in files)
     db = work / f"{label}-ta.duckdb"
+    floor_db = work / f"{label}-floor.duckdb"
+    for p in (db, floor_db):  # fresh databases, even after an interrupted run
+        p.unlink(missing_ok=True)
+        Path(str(p) + ".wal").unlink(missing_ok=True)
     target = [str(data_dir)] if data_dir else [str(p) for p in files]
     ta_s, ta_cpu, ta_rss, out = run_child([sys.executable, "-c", INGEST_SCRIPT, "ingest", *target, "--db", str(db),
                                    "--tz", "Asia/Shanghai", "--no-progress", "--json"])
@@ -155,7 +159,6 @@ def bench_pair(label: str, files: list[Path], data_dir: Path | None, work: Path)
         print(f"note: ingest printed before its JSON: {out[:start]!r}", file=sys.stderr)
     totals = json.JSONDecoder().raw_decode(out[start:])[0]["totals"]
     rows = sum(v for k, v in totals.items() if k != "ingest_errors")
-    floor_db = work / f"{label}-floor.duckdb"
     fl_s, fl_cpu, fl_rss, out = run_child([sys.executable, "-c", FLOOR_SCRIPT, str(floor_db), json.dumps(floor_spec(files))])
     floor_rows = int(out.strip())
     for p in (db, floor_db):
