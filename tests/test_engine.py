@@ -192,7 +192,9 @@ def test_cli_run_findings_explain_and_exit_codes(warehouse, capsys):
     assert main(["findings", "--db", warehouse, "--rule", "said_but_not_done", "--format", "jsonl"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert lines and all("conversation_id" in x and "task_id" in x for x in lines)
-    assert main(["explain", "f0-t1", "--db", warehouse, "--now", "2026-12-01T00:00:00Z"]) == 0
+    files = sorted(p.name for p in (FIX / "said_but_not_done").glob("*.jsonl"))
+    failed_task = f"f{files.index('fire_failed_write_zh.jsonl')}-t1"  # the ids are prefixed per file
+    assert main(["explain", failed_task, "--db", warehouse, "--now", "2026-12-01T00:00:00Z"]) == 0
     text = capsys.readouterr().out
     assert "Decision:" in text and "[PASS]" in text and "--- Steps ---" in text
     assert main(["rules", "run", "--db", warehouse, "--rule", "nope"]) == 2
