@@ -44,7 +44,9 @@ class Warehouse:
         return _cached_query(self.key, name, params, _wh=self)
 
     def plan(self, page: str, filters: dq.Filters, now: datetime | None, **extra) -> dict[str, pd.DataFrame]:
-        plan = dq.page_plan(page, filters, now, lag=self.lag(), **extra)
+        plan = dq.page_plan(page, filters, now, **extra)
+        if dq.uses_lag(plan):  # the step lag is one join over everything: only where it pays
+            plan = dq.page_plan(page, filters, now, lag=self.lag(), **extra)
         return _cached_plan(self.key, plan.page, plan.stages, plan.params, plan.queries, _wh=self)
 
     def lag(self) -> dq.StepLag:

@@ -244,6 +244,12 @@ def page_plan(page: str, filters: Filters, now: datetime | None, lag: StepLag | 
     return Plan(page=page, stages=PAGE_STAGES.get(page, ()), params=base, queries=queries)
 
 
+def uses_lag(plan: Plan) -> bool:
+    """Whether any stage or query of `plan` narrows by the step lag (else measuring it is wasted)."""
+    names = list(plan.stages) + [name for name, _ in plan.queries.values()]
+    return any("$lag_" in sql(name) for name in names)
+
+
 def run_plan(con: duckdb.DuckDBPyConnection, plan: Plan) -> dict[str, pd.DataFrame]:
     """Build the plan's stages on `con`, then run its queries (all on the same connection)."""
     for stage in plan.stages:

@@ -176,6 +176,13 @@ def odd(tmp_path):
     con.close()
 
 
+def test_only_pages_that_narrow_by_time_need_the_lag():
+    f = dq.Filters(since=date(2026, 11, 16), until=date(2026, 11, 22))
+    need = {page: dq.uses_lag(dq.page_plan(page, f, None)) for page in dq.PAGE_QUERIES}
+    assert need == {"overview": True, "incidents": False, "patterns": True, "stuck": False, "trends": True,
+                    "rules": False}
+
+
 def test_step_lag_measures_the_outliers(odd):
     lag = dq.step_lag(odd)
     assert lag.lag_min == timedelta(hours=-1) and lag.lag_max == timedelta(days=3)
