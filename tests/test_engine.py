@@ -199,3 +199,24 @@ def test_cli_run_findings_explain_and_exit_codes(warehouse, capsys):
     assert "Decision:" in text and "[PASS]" in text and "--- Steps ---" in text
     assert main(["rules", "run", "--db", warehouse, "--rule", "nope"]) == 2
     assert "unknown rule nope" in capsys.readouterr().err
+
+
+def test_turn_model_dependencies_are_declared(tmp_path):
+    from trace_audit.queries.rulefile import load_rules
+
+    header = '-- id = "{id}"\n-- title = "t"\n'
+    undeclared = _write(tmp_path / "reads_replies.sql",
+                        header.format(id="reads_replies") + "SELECT task_id\nFROM turn_replies\n")
+    with pytest.raises(RuleLoadError, match=r"reads_replies.sql:4: reads the turn-model table turn_replies without "
+                                            r"declaring it; add uses = \[\"_turn_replies\"\]"):
+        load_rules([tmp_path])
+    undeclared.unlink()
+    _write(tmp_path / "unknown_use.sql", header.format(id="unknown_use") + '-- uses = ["_no_such"]\nSELECT 1 AS task_id\n')
+    with pytest.raises(RuleLoadError, match=r"unknown_use.sql:3: uses '_no_such', which is not a turn-model file"):
+        load_rules([tmp_path])
+    _write(tmp_path / "unknown_use.sql", header.format(id="unknown_use") + '-- uses = ["_write_steps"]\nSELECT 1 AS task_id\n')
+    with pytest.raises(RuleLoadError, match=r"uses '_write_steps' but the SQL never reads write_steps"):
+        load_rules([tmp_path])
+    _write(tmp_path / "unknown_use.sql", header.format(id="unknown_use") + '-- uses = ["_write_steps"]\n'
+                                                                              'SELECT task_id FROM write_steps\n')
+    assert "unknown_use" in {r.id for r in load_rules([tmp_path])}
