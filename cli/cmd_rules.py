@@ -36,6 +36,10 @@ def register(sub) -> None:
     run.add_argument("--since", help="keep findings whose event time is >= this")
     run.add_argument("--until", help="keep findings whose event time is < this")
     run.add_argument("--rule", action="append", metavar="ID", help="run only this rule (repeatable)")
+    run.add_argument("--engine", choices=["duckdb", "clickhouse", "chdb", "spark"], default="duckdb",
+                     help="where the rules run (findings are stored in the DuckDB warehouse either way; "
+                          "see docs/scale-out.md)")
+    run.add_argument("--clickhouse-url", metavar="URL", help="with --engine clickhouse: clickhouse://user:pw@host:8123/db")
     run.set_defaults(run=_run)
 
     ls = rs.add_parser("list", help="the rules, their severity and whether they are enabled")
@@ -44,6 +48,9 @@ def register(sub) -> None:
 
     ck = rs.add_parser("check", help="lint rule headers and run every rule's fixtures (no database needed)")
     _config_opts(ck)
+    ck.add_argument("--engines", metavar="LIST", help="also run every fixture on these engines (e.g. duckdb,chdb) "
+                                                     "and compare the findings with DuckDB's")
+    ck.add_argument("--clickhouse-url", metavar="URL", help="for --engines clickhouse")
     ck.set_defaults(run=_check)
 
     df = rs.add_parser("diff", help="new / resolved findings per rule between two runs")
@@ -64,7 +71,7 @@ def _plan_errors():
 
 def _run(args) -> int:
     from trace_audit.queries import db
-    from trace_audit.queries.engine import run_rules
+    from trace_audit.queries.engines import EngineQueryError, EngineUnavailable, run_rules_on
 
     now = parse_ts(args.now, "--now")
     if now is None:
@@ -73,10 +80,10 @@ def _run(args) -> int:
     con = db.connect(args.db, wait_seconds=10)
     try:
         try:
-            result = run_rules(con, now=now, since=parse_ts(args.since, "--since"),
-                               until=parse_ts(args.until, "--until"), rule_ids=args.rule,
-                               config=args.config, rules_dir=args.rules_dir)
-        except _plan_errors() as exc:
+            result = run_rules_on(args.engine, con, now=now, since=parse_ts(args.since, "--since"),
+                                  until=parse_ts(args.until, "--until"), rule_ids=args.rule,
+                                  config=args.config, rules_dir=args.rules_dir, clickhouse_url=args.clickhouse_url)
+        except (*_plan_errors(), EngineUnavailable, EngineQueryError) as exc:
             raise UserError(str(exc)) from None
     finally:
         con.close()
@@ -136,6 +143,22 @@ def _check(args) -> int:
             res = run_fixture(r.id, f, extra)
             print(f"{'ok     ' if res.ok else 'FAILED '} {r.id}/{f.name}: {res.detail}")
             problems += 0 if res.ok else 1
+    from trace_audit.queries.portable_lint import lint_rules
+
+    for lint in lint_rules(load_rules(extra)):
+        print(f"PORTABLE {lint}")
+        problems += 1
+    if args.engines:
+        from trace_audit.queries.engines import EngineUnavailable
+        from trace_audit.queries.engines.check import compare_fixtures
+
+        try:
+            for c in compare_fixtures([e.strip() for e in args.engines.split(",") if e.strip()], extra,
+                                      args.clickhouse_url):
+                print(c)
+                problems += 0 if c.ok else 1
+        except EngineUnavailable as exc:
+            raise UserError(str(exc)) from None
     print(f"{len(rules)} rules, headers valid; {problems} problem(s); config {plan.config.digest()[:12]}")
     return 1 if problems else 0
 
