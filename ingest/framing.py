@@ -38,6 +38,10 @@ ARRAY_FRAME_RECORDS = 5000
 GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
 HEAD_BYTES = 64 * 1024
+# Traces compress about 10:1; deflate tops out near 1000:1. Past the first
+# GZIP_FREE_BYTES of output, a stream expanding more than this is a bomb.
+MAX_GZIP_RATIO = 200
+GZIP_FREE_BYTES = 64 * 1024 * 1024
 
 RECORDS_SCHEMA = pa.schema([("line", pa.int64()), ("raw", pa.large_string())])
 
@@ -113,6 +117,7 @@ class GunzipReader(io.RawIOBase):
         self.done = False
         self.problem: str | None = None
         self.out_bytes = 0
+        self.in_bytes = 0
 
     def readable(self) -> bool:
         return True
@@ -124,6 +129,11 @@ class GunzipReader(io.RawIOBase):
         b[:n] = self.pending[:n]
         self.pending = self.pending[n:]
         self.out_bytes += n
+        if self.out_bytes > GZIP_FREE_BYTES and self.out_bytes > MAX_GZIP_RATIO * max(self.in_bytes, 1) \
+                and not self.done:
+            self.problem = (f"the gzip stream expands over {MAX_GZIP_RATIO}:1 (a decompression bomb?); "
+                            f"reading stopped at {self.out_bytes // 1048576} MiB")
+            self.done, self.pending = True, b""
         return n
 
     def _inflate_some(self, want: int) -> None:
@@ -131,6 +141,8 @@ class GunzipReader(io.RawIOBase):
         if d.eof:
             # The member ended; another may follow (concatenated gzip), or padding.
             data = d.unused_data or self.inner.read(1024 * 1024)
+            if not d.unused_data:
+                self.in_bytes += len(data)
             if not data.strip(b"\x00"):
                 self.done = True
                 return
@@ -139,6 +151,7 @@ class GunzipReader(io.RawIOBase):
             data = d.unconsumed_tail
         else:
             data = self.inner.read(1024 * 1024)
+            self.in_bytes += len(data)
             if not data:
                 self.problem = "the gzip stream is truncated (the file was cut short)"
                 self.done = True
@@ -232,6 +245,27 @@ def _block_to_frame(block: bytes, first_line: int, frame: Frame, max_bytes: int)
     return n
 
 
+MAX_FRAME_LINES = 1 << 20
+DENSE_PIECE_BYTES = 1 << 20
+
+
+def _dense_pieces(block: bytes) -> list[bytes]:
+    """`block`, or, when it holds over MAX_FRAME_LINES lines, pieces of about
+    DENSE_PIECE_BYTES each ending at a newline.
+
+    Framing costs ~40 bytes of index per line, so a block of blank or tiny lines
+    (a gzip bomb of newlines: 33M lines per block) would need over 1 GB at once.
+    """
+    if block.count(b"\n") <= MAX_FRAME_LINES:
+        return [block]
+    pieces, start, n = [], 0, len(block)
+    while start < n:
+        end = block.find(b"\n", min(start + DENSE_PIECE_BYTES, n) - 1) + 1 or n
+        pieces.append(block[start:end])
+        start = end
+    return pieces
+
+
 def jsonl_frames(stream: BinaryIO, counter: CountingReader, max_bytes: int,
                  head: bytes = b"") -> Iterator[Frame]:
     """JSON lines, one Frame per block of about BLOCK_BYTES."""
@@ -276,6 +310,11 @@ def jsonl_frames(stream: BinaryIO, counter: CountingReader, max_bytes: int,
                 carry = b""
         del data
         if block:
+            *dense, block = _dense_pieces(block)
+            for piece in dense:
+                sub = Frame(bytes_read=counter.count)
+                next_line += _block_to_frame(piece, next_line, sub, max_bytes)
+                yield sub
             next_line += _block_to_frame(block, next_line, frame, max_bytes)
         if eof:
             problem = stream_problem(stream)
@@ -349,6 +388,10 @@ def document_frames(text: str, max_bytes: int, lossy: bool = False) -> Iterator[
         start = i
         try:
             _, end = decoder.raw_decode(text, start)
+        except RecursionError:
+            frame.errors.append((_line_of(text, start, cache), _cut(text[start:start + RAW_KEEP_CHARS]),
+                                 "array element nested too deeply to read; the rest of the array could not be read"))
+            break
         except json.JSONDecodeError as exc:
             line = _line_of(text, start, cache)
             frame.errors.append((line, _cut(text[start:start + RAW_KEEP_CHARS * 2]),
@@ -388,6 +431,10 @@ def _looks_like_one_document(head: bytes) -> bool:
     first_line, _, rest = stripped.partition(b"\n")
     try:
         json.loads(first_line)
+    except RecursionError:
+        # Too deeply nested for Python's parser: judge it as a whole value (the
+        # decoder quarantines it, line by line, like any other bad record).
+        return stripped.startswith(b"[") and not rest.strip()
     except ValueError:
         # The first line is not a whole value: a document spread over lines
         # (a '{' line that is just broken JSON lines is caught later).
@@ -438,6 +485,8 @@ def _document_file(stream: BinaryIO, head: bytes, counter: CountingReader, max_b
             _, end = json.JSONDecoder().raw_decode(stripped)
         except json.JSONDecodeError:
             end = -1
+        except RecursionError:  # too deep to find its end: one record, quarantined by its reader
+            end = len(stripped.rstrip())
         if end < 0 or stripped[end:].strip():
             yield from jsonl_frames(io.BytesIO(b""), counter, max_bytes, head=data)
             return

@@ -245,6 +245,8 @@ def _decode(ctype: str, body: bytes) -> tuple[str, bytes, int, int, list[str]]:
         obj = json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
         raise _Reject(400, f"the body is not valid JSON: {exc}") from exc
+    except RecursionError:
+        raise _Reject(400, "the body is JSON nested too deeply to read") from None
     if not isinstance(obj, dict):
         raise _Reject(400, "the body must be a JSON object with resourceSpans")
     try:

@@ -93,6 +93,9 @@ class PythonReader(Reader):
             except RowError as exc:
                 out.errors.append((line, raw, str(exc)))
                 continue
+            except RecursionError:
+                out.errors.append((line, raw, f"{self.name} record is nested too deeply to read"))
+                continue
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 out.errors.append((line, raw, f"{self.name} record could not be read: {type(exc).__name__}: {exc}"))
                 continue

@@ -29,6 +29,8 @@ class OtlpReader(PythonReader):
         for line, raw in records:
             try:
                 add_request(json.loads(raw), line, batch, out.errors)
+            except RecursionError:
+                out.errors.append((line, raw[:2000], "OTLP trace request is nested too deeply to read"))
             except (BadSpan, ValueError, TypeError, AttributeError) as exc:
                 out.errors.append((line, raw[:2000], f"OTLP trace request could not be read: {exc}"))
         if len(batch):
