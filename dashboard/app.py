@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trace_audit.dashboard import context, data
+from trace_audit.dashboard import auth, context, data
 from trace_audit.queries import db
 
 st.set_page_config(page_title="trace-audit", page_icon=":material/fact_check:", layout="wide")
+auth.gate()  # stops this run here until the session has signed in (when access is guarded)
 
 PAGES = [
     st.Page("views/overview.py", title="Overview", icon=":material/dashboard:", url_path="overview", default=True),
