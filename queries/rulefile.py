@@ -273,6 +273,8 @@ def load_rules(extra_dirs: list[str | Path] | None = None) -> list[Rule]:
         if not d.is_dir():
             raise RuleLoadError(f"{d}: rules directory not found")
         for path in sorted(d.iterdir()):
+            if path.suffix == ".sql" and "." in path.stem:
+                continue  # `<id>.<engine>.sql`: a per-engine override, read by the engine layer
             if path.suffix == ".sql":
                 rule = load_rule_file(path)
             elif path.suffix == ".py" and d != builtin_rules_dir() and not path.name.startswith("__"):
