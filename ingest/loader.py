@@ -39,6 +39,12 @@ KEYS = {
     "audit_logs": ("audit_id",),
 }
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
+# Files from this size on are staged (bounded memory); smaller ones are
+# upserted frame by frame inside their transaction (faster).
+STAGE_MIN_BYTES = 128 * 1024 * 1024
+# The warehouse connection's memory cap while ingesting: staged rows beyond it
+# spill to DuckDB's temp directory next to the database.
+INGEST_MEMORY_LIMIT = "1GB"
 
 
 class AfterFile(Protocol):
@@ -120,6 +126,8 @@ def ingest(
     if own:
         con = db.connect(db_path)
     con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would write to stdout
+    if own:
+        con.execute(f"SET memory_limit = '{INGEST_MEMORY_LIMIT}'")
     try:
         for source in sources:
             summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress))
@@ -179,20 +187,32 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
     formats: set[str] = set()
     raw_tables = {t for hook in AFTER_FILE for t in hook.raw_tables}
     raw_loaded: dict[str, list[pa.Table]] = {}
+    # A big file's rows are staged in temp tables (which DuckDB may spill to
+    # disk) and moved in one statement per table at the end: a transaction
+    # holding millions of appended rows keeps them all in memory until commit.
+    staged = size >= STAGE_MIN_BYTES
+    stage = _Stage(con) if staged else None
     bar = _progress(source.shown, size, progress)
-    con.execute("BEGIN TRANSACTION")
+    in_transaction = False
     try:
+        if not staged:
+            con.execute("BEGIN TRANSACTION")
+            in_transaction = True
         with open(source.path, "rb", buffering=0) as fh:
             hashing = _HashingReader(fh)
             for frame in frames(hashing, max_record_bytes, BINARY_SNIFFERS):
                 decoded = decoder.decode(frame, source.shown)
                 for table, rows in decoded.tables.items():
-                    result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
+                    if stage:
+                        stage.append(table, rows)
+                    else:
+                        result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
                     if table in raw_tables:
                         raw_loaded.setdefault(table, []).append(rows.select(list(KEYS[table])))
                     formats.update(_sources_in(rows))
                 if decoded.errors:
-                    _quarantine(con, source.shown, pending, decoded.errors)
+                    _quarantine(con, source.shown, pending, decoded.errors,
+                                into=stage.errors_table if stage else "ingest_errors")
                     result.errors += len(decoded.errors)
                     for line, _raw, reason in decoded.errors[: max(0, 5 - len(result.first_errors))]:
                         result.first_errors.append((line, reason))
@@ -202,7 +222,14 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         if digest and streamed != digest:
             raise OSError(f"the file changed while it was being read (sha256 {digest[:12]}… then {streamed[:12]}…)")
         digest = result.sha256 = streamed
-        if result.errors and pending != digest:
+        if stage:
+            con.execute("BEGIN TRANSACTION")
+            in_transaction = True
+            for table in stage.tables:
+                result.counts[table] = result.counts.get(table, 0) + _upsert_from(con, table, stage.name(table))
+            con.execute(f"INSERT INTO ingest_errors BY NAME SELECT * REPLACE (? AS sha256) FROM {stage.errors_table}",
+                        [digest])
+        elif result.errors and pending != digest:
             con.execute("UPDATE ingest_errors SET sha256 = ? WHERE sha256 = ?", [digest, pending])
         for hook in AFTER_FILE:
             mine = {t: pa.concat_tables(raw_loaded[t]) for t in hook.raw_tables if t in raw_loaded}
@@ -218,18 +245,53 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         )
         db.mark_changed(con)
         con.execute("COMMIT")
+        in_transaction = False
     except BaseException as exc:
         # Whatever stopped this file (a bad block, a reader bug, Ctrl-C), its
         # rows go; the database is as it was before the file.
-        con.execute("ROLLBACK")
+        if in_transaction:
+            con.execute("ROLLBACK")
         if not isinstance(exc, (duckdb.Error, OSError, EOFError, ValueError)):
             raise
         return FileResult(source.shown, "failed", digest,
                           message=f"{source.shown}: nothing from this file was stored: {_plain(exc)}")
     finally:
+        if stage:
+            stage.drop()
         if bar:
             bar[0].stop()
     return result
+
+
+class _Stage:
+    """Temp tables shaped like the warehouse tables, one per table a big file fills."""
+
+    def __init__(self, con):
+        self.con = con
+        self.tables: list[str] = []
+        self.prefix = f"stage_{uuid.uuid4().hex[:8]}_"
+        self.errors_table = self.prefix + "ingest_errors"
+        con.execute(f"CREATE TEMP TABLE {self.errors_table} AS SELECT * FROM ingest_errors LIMIT 0")
+
+    def name(self, table: str) -> str:
+        return self.prefix + table
+
+    def append(self, table: str, rows: pa.Table) -> None:
+        if table not in self.tables:
+            self.con.execute(f"CREATE TEMP TABLE {self.name(table)} AS SELECT * FROM {table} LIMIT 0")
+            self.tables.append(table)
+        self.con.register("stage_in", rows)
+        try:
+            self.con.execute(f"INSERT INTO {self.name(table)} BY NAME SELECT * FROM stage_in")
+        finally:
+            _forget(self.con, "stage_in")
+
+    def drop(self) -> None:
+        for name in [self.name(t) for t in self.tables] + [self.errors_table]:
+            try:
+                self.con.execute(f"DROP TABLE IF EXISTS {name}")
+            except duckdb.Error:
+                pass
 
 
 def _sources_in(rows: pa.Table) -> set[str]:
@@ -239,34 +301,42 @@ def _sources_in(rows: pa.Table) -> set[str]:
 
 
 def _upsert(con, table: str, rows: pa.Table) -> int:
-    """Replace-by-key: delete the stored rows whose keys come again, insert the batch.
-
-    Within the batch the last record of a key wins; the window that picks it
-    runs only when the batch really repeats a key (it is the costly part).
-    """
+    """Replace-by-key of an Arrow batch (see `_upsert_from`)."""
     if rows.num_rows == 0:
         return 0
+    con.register("batch_in", rows)
+    try:
+        return _upsert_from(con, table, "batch_in")
+    finally:
+        _forget(con, "batch_in")
+
+
+def _upsert_from(con, table: str, source: str) -> int:
+    """Replace-by-key: delete the stored rows whose keys come again, insert `source`'s rows.
+
+    Within `source` the last record of a key (highest source_line) wins; the
+    window that picks it runs only when `source` really repeats a key (it is
+    the costly part). Returns the number of distinct keys written.
+    """
     keys = KEYS[table]
     key_list = ", ".join(keys)
     match = " AND ".join(f"{table}.{k} = b.{k}" for k in keys)
-    con.register("batch_in", rows)
-    try:
-        distinct = con.execute(f"SELECT count(DISTINCT ({key_list})) FROM batch_in").fetchall()[0][0]
-        con.execute(f"DELETE FROM {table} USING (SELECT DISTINCT {key_list} FROM batch_in) b WHERE {match}")
-        if distinct == rows.num_rows:
-            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM batch_in")
-        else:
-            con.execute(
-                f"INSERT INTO {table} BY NAME SELECT * EXCLUDE (rn_) FROM ("
-                f"SELECT *, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC) AS rn_ FROM batch_in"
-                f") WHERE rn_ = 1"
-            )
-    finally:
-        _forget(con, "batch_in")
+    n, distinct = con.execute(f"SELECT count(*), count(DISTINCT ({key_list})) FROM {source}").fetchall()[0]
+    if n == 0:
+        return 0
+    con.execute(f"DELETE FROM {table} USING (SELECT DISTINCT {key_list} FROM {source}) b WHERE {match}")
+    if distinct == n:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {source}")
+    else:
+        con.execute(
+            f"INSERT INTO {table} BY NAME SELECT * EXCLUDE (rn_) FROM ("
+            f"SELECT *, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC) AS rn_ FROM {source}"
+            f") WHERE rn_ = 1"
+        )
     return distinct
 
 
-def _quarantine(con, shown: str, digest: str, errors: list[tuple[int, str, str]]) -> None:
+def _quarantine(con, shown: str, digest: str, errors: list[tuple[int, str, str]], into: str = "ingest_errors") -> None:
     now = datetime.now(timezone.utc)
     n = len(errors)
     table = pa.table({
@@ -279,7 +349,7 @@ def _quarantine(con, shown: str, digest: str, errors: list[tuple[int, str, str]]
     })
     con.register("errors_in", table)
     try:
-        con.execute("INSERT INTO ingest_errors BY NAME SELECT * FROM errors_in")
+        con.execute(f"INSERT INTO {into} BY NAME SELECT * FROM errors_in")
     finally:
         _forget(con, "errors_in")
 

@@ -14,7 +14,7 @@ import pytest
 
 from test_ingest_support import (assert_every_line_accounted, audit, counts, error_lines, errors, message, query,
                                  step, stored_lines, task, write_jsonl)
-from trace_audit.ingest import framing
+from trace_audit.ingest import framing, loader
 from trace_audit.ingest.loader import ingest
 
 
@@ -269,7 +269,10 @@ def test_a_path_that_is_not_a_regular_file_is_a_clear_error(tmp_path, db_path):
     assert summary.files[0].message == f"{sock_path}: not a regular file"
 
 
-def test_directory_mixing_good_files_bad_lines_and_other_files(tmp_path, db_path):
+@pytest.mark.parametrize("staged", [False, True])
+def test_directory_mixing_good_files_bad_lines_and_other_files(tmp_path, db_path, monkeypatch, staged):
+    if staged:
+        monkeypatch.setattr(loader, "STAGE_MIN_BYTES", 0)
     root = tmp_path / "dumps"
     (root / "2026-11" / "week45").mkdir(parents=True)
     tasks = write_jsonl(root / "agent_task.jsonl", [task(1), task(2), "{broken"])

@@ -8,10 +8,19 @@ import duckdb
 import pytest
 
 from test_ingest_support import counts, query, step, task, write_jsonl
-from trace_audit.ingest import framing
+from trace_audit.ingest import framing, loader
 from trace_audit.ingest.loader import ingest
 from trace_audit.ingest.readers.field_reader import FieldReader
 from trace_audit.queries import db
+
+
+@pytest.fixture(params=["direct", "staged"])
+def both_paths(request, monkeypatch):
+    """Run the test on small files' path (upsert per frame in the file's transaction) and on
+    big files' path (staged in temp tables, moved in one transaction at the end)."""
+    if request.param == "staged":
+        monkeypatch.setattr(loader, "STAGE_MIN_BYTES", 0)
+    return request.param
 
 
 def snapshot(db_path: str) -> dict:
@@ -24,7 +33,7 @@ def snapshot(db_path: str) -> dict:
     }
 
 
-def test_same_file_twice_changes_nothing(tmp_path, db_path):
+def test_same_file_twice_changes_nothing(tmp_path, db_path, both_paths):
     path = write_jsonl(tmp_path / "d.jsonl", [task(1), step(1, 1), step(1, 2), "junk"])
     first = ingest([str(path)], db_path)
     before = snapshot(db_path)
@@ -47,7 +56,7 @@ def test_same_content_under_another_name_is_recognised(tmp_path, db_path):
     assert snapshot(db_path) == before
 
 
-def test_same_records_in_a_new_file_replace_by_key(tmp_path, db_path):
+def test_same_records_in_a_new_file_replace_by_key(tmp_path, db_path, both_paths):
     old = write_jsonl(tmp_path / "monday.jsonl", [task(1, status="RUNNING"), step(1, 1, verified=0), step(1, 2)])
     new = write_jsonl(tmp_path / "tuesday.jsonl", [task(1, status="SUCCESS"), step(1, 1, verified=1), task(2)])
     ingest([str(old)], db_path)
@@ -69,7 +78,7 @@ def test_integer_and_string_ids_are_the_same_key(tmp_path, db_path):
     assert query(db_path, "SELECT task_id, seq, tool FROM steps") == [("17", 1, "second")]
 
 
-def test_last_record_of_a_key_wins_within_a_file(tmp_path, db_path):
+def test_last_record_of_a_key_wins_within_a_file(tmp_path, db_path, both_paths):
     path = write_jsonl(tmp_path / "d.jsonl", [step(1, 1, tool="first"), step(1, 2), step(1, 1, tool="third"),
                                                task(5, goal="a"), task(5, goal="b")])
     summary = ingest([str(path)], db_path)
@@ -79,7 +88,7 @@ def test_last_record_of_a_key_wins_within_a_file(tmp_path, db_path):
     assert summary.files[0].counts["steps"] == 2 and summary.files[0].counts["tasks"] == 1
 
 
-def test_last_record_wins_across_blocks_of_one_file(tmp_path, db_path, monkeypatch):
+def test_last_record_wins_across_blocks_of_one_file(tmp_path, db_path, both_paths, monkeypatch):
     monkeypatch.setattr(framing, "BLOCK_BYTES", 2048)
     records = [step("t", i % 10 + 1, attempts=i) for i in range(100)]  # each key ten times, far apart
     path = write_jsonl(tmp_path / "d.jsonl", records)
@@ -88,7 +97,7 @@ def test_last_record_wins_across_blocks_of_one_file(tmp_path, db_path, monkeypat
 
 
 @pytest.mark.parametrize("fault", [ValueError, RuntimeError])
-def test_a_failure_mid_file_leaves_the_database_as_before_that_file(tmp_path, db_path, monkeypatch, fault):
+def test_a_failure_mid_file_leaves_the_database_as_before_that_file(tmp_path, db_path, both_paths, monkeypatch, fault):
     earlier = write_jsonl(tmp_path / "a-earlier.jsonl", [task(1), step(1, 1)])
     ingest([str(earlier)], db_path)
     before = snapshot(db_path)
@@ -119,7 +128,7 @@ def test_a_failure_mid_file_leaves_the_database_as_before_that_file(tmp_path, db
     assert snapshot(db_path) == before
 
 
-def test_a_real_database_failure_in_the_second_block_rolls_the_file_back(tmp_path, db_path, monkeypatch):
+def test_a_real_database_failure_in_the_second_block_rolls_the_file_back(tmp_path, db_path, both_paths, monkeypatch):
     # The warehouse refuses seq > 1000 (a CHECK constraint this test adds), so
     # DuckDB itself fails when the second block's rows are inserted.
     con = db.connect(db_path)
