@@ -1,11 +1,18 @@
 """The only writer of the warehouse.
 
-For each input file: hash it (a file already loaded is skipped whole), open one
-transaction, stream its frames through the decoder, upsert the rows by key
-(`INSERT ... BY NAME` after deleting the keys being re-sent), record every
-rejected record in `ingest_errors` and the file in `ingest_files`, then
-commit. Anything that goes wrong mid-file rolls the whole file back, so the
+For each input file: skip it if its content (sha256) was loaded before,
+stream its frames through the decoder, upsert the rows by key (`INSERT ... BY
+NAME` after deleting the keys being re-sent), record every rejected record in
+`ingest_errors` and the file in `ingest_files`, all in one transaction per
+file. Anything that goes wrong mid-file rolls the whole file back, so the
 database is as it was before that file.
+
+Small files are upserted frame by frame inside that transaction. Files of
+STAGE_MIN_BYTES and more are first appended to temp tables (bounded memory:
+DuckDB keeps a transaction's appended rows in memory until commit, but may
+spill temp tables to disk) and moved in one statement per table inside the
+file's transaction at the end. A file is hashed while it is read unless a
+stored file has the same size (then it may be a repeat and is hashed first).
 
 Keys: tasks(task_id), steps(task_id, seq), messages(message_id),
 audit_logs(audit_id). Within one file the last record with a key wins.
