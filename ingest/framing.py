@@ -312,6 +312,9 @@ def jsonl_frames(stream: BinaryIO, counter: CountingReader, max_bytes: int,
         if block:
             *dense, block = _dense_pieces(block)
             for piece in dense:
+                if not piece.strip():  # blank lines only (each piece ends with a newline): nothing to frame
+                    next_line += piece.count(b"\n")
+                    continue
                 sub = Frame(bytes_read=counter.count)
                 next_line += _block_to_frame(piece, next_line, sub, max_bytes)
                 yield sub
