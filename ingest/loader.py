@@ -182,6 +182,9 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         digest = sha256_of(source.path) if maybe_seen else ""
     except OSError as exc:
         return FileResult(source.shown, "failed", message=f"{source.shown}: cannot read: {exc.strerror or exc}")
+    except duckdb.Error as exc:  # the connection was invalidated by an earlier file's fatal error (disk full)
+        return FileResult(source.shown, "failed", message=f"{source.shown}: nothing from this file was stored: "
+                                                          f"{_plain(exc)}")
     if digest:
         seen = con.execute(
             "SELECT path, ingested_at FROM ingest_files WHERE sha256 = ? ORDER BY ingested_at LIMIT 1", [digest]
@@ -257,7 +260,10 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         # Whatever stopped this file (a bad block, a reader bug, Ctrl-C), its
         # rows go; the database is as it was before the file.
         if in_transaction:
-            con.execute("ROLLBACK")
+            try:
+                con.execute("ROLLBACK")
+            except duckdb.Error:
+                pass  # a fatal error (disk full at checkpoint) invalidated the connection: nothing was committed
         if not isinstance(exc, (duckdb.Error, OSError, EOFError, ValueError)):
             raise
         return FileResult(source.shown, "failed", digest,
@@ -374,7 +380,7 @@ def _plain(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if isinstance(exc, EOFError) or "compressed file ended" in text:
         return "the gzip stream is truncated (the file was cut short); re-copy it and ingest again"
-    if "No space left" in text:
+    if "No space left" in str(exc):  # DuckDB puts the cause on a later line ("Original error: ...")
         return "the disk is full; free space and ingest again"
     return text
 
