@@ -201,6 +201,9 @@ def table(results: list[dict]) -> str:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--make-big"]:
+        big_step_file(Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]))
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=1_000_000, help="agent_step rows to generate (default 1,000,000)")
     ap.add_argument("--rss-mb", type=int, default=1024, help="size of the single-file peak-RSS run (0: skip)")
@@ -222,7 +225,10 @@ def main() -> int:
             step_file = next(p for p in files if p.name.startswith("agent_step"))
             big = work / "big" / "agent_step_big.jsonl"
             big.parent.mkdir(exist_ok=True)
-            big_step_file(step_file, big, args.rss_mb * 1024 * 1024)
+            # In a child: a forked child's peak RSS starts from its parent's,
+            # so this script must stay small while it measures.
+            subprocess.run([sys.executable, __file__, "--make-big", str(step_file), str(big),
+                            str(args.rss_mb * 1024 * 1024)], check=True)
             results.append(bench_pair("one agent_step file", [big], None, work))
         text = table(results)
         print(text)
