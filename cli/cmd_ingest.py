@@ -32,21 +32,49 @@ def register(sub) -> None:
     p.add_argument("--max-record-mb", type=int, default=16, help="records larger than this are quarantined (default 16)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--config", default=None, metavar="FILE",
+                   help="trace-audit.toml to read [redaction] from (default: ./trace-audit.toml if present)")
+    p.add_argument("--no-redaction", action="store_true",
+                   help="store personal data as it comes (redaction is on by default)")
+    p.add_argument("--redaction-report", action="store_true",
+                   help="write nothing; show what redaction would replace, per column and rule")
     p.set_defaults(run=run)
+
+
+def _redaction_config(args):
+    from trace_audit.queries.config import ConfigError, load_config
+
+    try:
+        redaction = load_config(args.config).redaction
+    except ConfigError as exc:
+        raise UserError(str(exc)) from exc
+    if args.no_redaction:
+        redaction = redaction.model_copy(update={"enabled": False})
+    return redaction
 
 
 def run(args) -> int:
     from trace_audit.ingest.loader import ingest
 
+    redaction = _redaction_config(args)
+    if args.redaction_report:
+        from trace_audit.ingest.redaction import dry_run
+
+        try:
+            print(dry_run(args.paths, redaction, tz=args.tz).table())
+        except ValueError as exc:
+            raise UserError(str(exc)) from exc
+        return 0
     try:
         summary = ingest(args.paths, args.db, tz=args.tz, max_record_bytes=args.max_record_mb * 1024 * 1024,
-                         progress=False if args.no_progress else None)
+                         progress=False if args.no_progress else None, redaction=redaction)
     except ValueError as exc:
         raise UserError(str(exc)) from exc
     if args.json:
         print(json.dumps({
             "files": [{"path": f.path, "status": f.status, "counts": f.counts, "quarantined": f.errors,
-                       "formats": f.formats, "message": f.message} for f in summary.files],
+                       "formats": f.formats, "message": f.message, "redaction": f.redaction.as_dict()}
+                      for f in summary.files],
             "totals": summary.totals(),
             "skipped": summary.skipped,
         }, ensure_ascii=False, indent=2))
@@ -67,6 +95,8 @@ def _print_summary(summary) -> None:
             fmt = f" [{', '.join(f.formats)}]" if f.formats else ""
             out.write(f"loaded   {f.path}{fmt}: {parts or 'no records'}")
             out.write(f"; {f.errors} quarantined\n" if f.errors else "\n")
+            if f.redaction.total:
+                out.write(f"         {f.redaction.summary()}\n")
             for line, reason in f.first_errors:
                 out.write(f"         {f.path}:{line}: {reason}\n")
             if f.errors > len(f.first_errors):

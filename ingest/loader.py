@@ -36,6 +36,7 @@ from trace_audit.ingest.decoder import Decoder
 from trace_audit.ingest.framing import DEFAULT_MAX_RECORD_BYTES, frames
 from trace_audit.ingest.readers.base import TABLES
 from trace_audit.ingest.readers.registry import AFTER_FILE, BINARY_SNIFFERS
+from trace_audit.ingest.redaction import RedactionConfig, RedactionReport, Redactor, redact_decoded
 from trace_audit.ingest.sources import Source, expand
 from trace_audit.queries import db
 
@@ -84,6 +85,7 @@ class FileResult:
     formats: list[str] = field(default_factory=list)
     message: str = ""
     first_errors: list[tuple[int, str]] = field(default_factory=list)  # (line, reason), a few for the summary
+    redaction: RedactionReport = field(default_factory=RedactionReport)
 
 
 @dataclass
@@ -124,8 +126,13 @@ def ingest(
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     progress: bool | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    redaction: RedactionConfig | None = None,
 ) -> IngestSummary:
-    """Load every file under `paths`; returns what happened to each."""
+    """Load every file under `paths`; returns what happened to each.
+
+    Personal data is redacted before anything is written (on by default; see
+    `ingest/redaction.py`); pass `RedactionConfig(enabled=False)` to turn it off.
+    """
     sources, skipped = expand(paths)
     summary = IngestSummary(skipped=skipped)
     decoder = Decoder(tz)  # raises ValueError on an unknown time zone, before anything is written
@@ -136,8 +143,9 @@ def ingest(
     if own:
         con.execute(f"SET memory_limit = '{INGEST_MEMORY_LIMIT}'")
     try:
+        redactor = Redactor.for_database(redaction or RedactionConfig(), db_path, con=con)
         for source in sources:
-            summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress))
+            summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress, redactor))
     finally:
         decoder.close()
         if own:
@@ -171,7 +179,8 @@ class _HashingReader(io.RawIOBase):
         return self.sha.hexdigest()
 
 
-def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, progress: bool | None) -> FileResult:
+def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, progress: bool | None,
+                redactor: Redactor | None = None) -> FileResult:
     if source.problem:
         return FileResult(source.shown, "failed", message=source.problem)
     try:
@@ -212,6 +221,7 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
             hashing = _HashingReader(fh)
             for frame in frames(hashing, max_record_bytes, BINARY_SNIFFERS):
                 decoded = decoder.decode(frame, source.shown)
+                decoded = redact_decoded(decoded, redactor, result.redaction)
                 for table, rows in decoded.tables.items():
                     if stage:
                         stage.append(table, rows)

@@ -42,6 +42,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from trace_audit.ingest.redaction import RedactionConfig
+
 from trace_audit.queries.rulefile import Severity
 
 DEFAULT_CONFIG_NAME = "trace-audit.toml"
@@ -108,10 +110,12 @@ class Config(_Strict):
     argument_bounds: list[ArgumentBound] = Field(
         default_factory=lambda: [ArgumentBound(tool="^search", arg="top_k", min=1, max=20, required=False)])
     linking: Linking = Field(default_factory=Linking)
+    # Read at ingest, not by the rules: kept out of the rule-run digest.
+    redaction: RedactionConfig = Field(default_factory=RedactionConfig)
     base_dir: str | None = Field(None, exclude=True)
 
     def digest(self) -> str:
-        data = self.model_dump(mode="json", exclude={"base_dir"})
+        data = self.model_dump(mode="json", exclude={"base_dir", "redaction"})
         return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     def write_tool_re(self) -> str:
