@@ -48,11 +48,10 @@ def discover(rules_dirs: list[Path] | None = None) -> dict[str, list[Path]]:
     return out
 
 
-def run_fixture(rule_id: str, path: Path, rules_dirs: list[Path] | None = None) -> FixtureResult:
+def load_fixture(path: Path):
+    """(in-memory warehouse holding the fixture's records, its `expect` line, the ingest summary)."""
     from trace_audit.ingest.loader import ingest
-    from trace_audit.queries.engine import execute_plan, plan_run
 
-    must_fire = path.name.startswith("fire")
     expect, records = {}, []
     for line in path.read_text("utf-8").splitlines():
         if not line.strip():
@@ -68,6 +67,17 @@ def run_fixture(rule_id: str, path: Path, rules_dirs: list[Path] | None = None) 
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write("\n".join(records) + "\n")
         summary = ingest([tmp], con=con, tz="UTC", progress=False)
+    finally:
+        os.unlink(tmp)
+    return con, expect, summary
+
+
+def run_fixture(rule_id: str, path: Path, rules_dirs: list[Path] | None = None) -> FixtureResult:
+    from trace_audit.queries.engine import execute_plan, plan_run
+
+    must_fire = path.name.startswith("fire")
+    con, expect, summary = load_fixture(path)
+    try:
         bad = [f for f in summary.files if f.status == "failed" or f.errors]
         if bad:
             return FixtureResult(rule_id, path, must_fire, False,
@@ -94,5 +104,4 @@ def run_fixture(rule_id: str, path: Path, rules_dirs: list[Path] | None = None) 
                 detail += f", kinds {kinds}" + ("" if ok else f", expected [{kind!r}]")
         return FixtureResult(rule_id, path, must_fire, ok, detail)
     finally:
-        os.unlink(tmp)
         con.close()

@@ -8,16 +8,13 @@ this runs it and compares.)
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import duckdb
 
-from trace_audit.queries import db
+from trace_audit.queries import fixtures
 
 STAGED = ("SELECT rule_id, severity, task_id, conversation_id, user_id, seq, message, CAST(evidence AS VARCHAR), "
           "event_time FROM _ta_stage ORDER BY ALL")
@@ -37,24 +34,7 @@ class FixtureComparison:
 
 def load_fixture(path: Path) -> tuple[duckdb.DuckDBPyConnection, dict]:
     """An in-memory warehouse holding the fixture's records, and its `expect` line."""
-    from trace_audit.ingest.loader import ingest
-
-    expect, records = {}, []
-    for line in path.read_text("utf-8").splitlines():
-        if line.strip():
-            obj = json.loads(line)
-            if "expect" in obj:
-                expect = obj["expect"]
-            else:
-                records.append(line)
-    con = db.connect(":memory:")
-    fd, tmp = tempfile.mkstemp(suffix=".jsonl")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write("\n".join(records) + "\n")
-        ingest([tmp], con=con, tz="UTC", progress=False)
-    finally:
-        os.unlink(tmp)
+    con, expect, _summary = fixtures.load_fixture(path)
     return con, expect
 
 
