@@ -217,6 +217,10 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         if not staged:
             con.execute("BEGIN TRANSACTION")
             in_transaction = True
+        # Tables holding no rows when the file starts need no delete per frame
+        # (the join against the growing table was most of the upsert's cost):
+        # rows are appended, and keys the file repeats are settled once at the end.
+        fresh = _empty_tables(con) if not staged else set()
         with open(source.path, "rb", buffering=0) as fh:
             hashing = _HashingReader(fh)
             for frame in frames(hashing, max_record_bytes, BINARY_SNIFFERS):
@@ -225,6 +229,8 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                 for table, rows in decoded.tables.items():
                     if stage:
                         stage.append(table, rows)
+                    elif table in fresh:
+                        result.counts[table] = result.counts.get(table, 0) + _append(con, table, rows)
                     else:
                         result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
                     if table in raw_tables:
@@ -251,6 +257,8 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                         [digest])
         elif result.errors and pending != digest:
             con.execute("UPDATE ingest_errors SET sha256 = ? WHERE sha256 = ?", [digest, pending])
+        for table in sorted(fresh & {t for t, n in result.counts.items() if n}):
+            result.counts[table] -= _drop_repeated_keys(con, table)
         for hook in AFTER_FILE:
             mine = {t: pa.concat_tables(raw_loaded[t]) for t in hook.raw_tables if t in raw_loaded}
             if mine:
@@ -321,6 +329,41 @@ def _sources_in(rows: pa.Table) -> set[str]:
     if "source" in rows.column_names:
         return {s for s in rows.column("source").unique().to_pylist() if s}
     return set()
+
+
+def _empty_tables(con) -> set[str]:
+    """The keyed tables with no rows at all (count(*) of a table is read from its metadata)."""
+    tables = sorted(KEYS)
+    counts = con.execute("SELECT " + ", ".join(f"(SELECT count(*) FROM {t})" for t in tables)).fetchall()[0]
+    return {t for t, n in zip(tables, counts) if n == 0}
+
+
+def _append(con, table: str, rows: pa.Table) -> int:
+    """Plain insert into a table that held nothing when the file started (see `_drop_repeated_keys`)."""
+    if rows.num_rows == 0:
+        return 0
+    con.register("batch_in", rows)
+    try:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM batch_in")
+    finally:
+        _forget(con, "batch_in")
+    return rows.num_rows
+
+
+def _drop_repeated_keys(con, table: str) -> int:
+    """After plain appends of one file into a table that was empty: keep the last record
+    (highest source_line) of each key, as the upsert would. Returns the rows removed."""
+    keys = KEYS[table]
+    key_list = ", ".join(keys)
+    n, distinct = con.execute(f"SELECT count(*), count(DISTINCT ({key_list})) FROM {table}").fetchall()[0]
+    if n == distinct:
+        return 0
+    con.execute(
+        f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM ("
+        f"SELECT rowid, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC, rowid DESC) AS rn_ "
+        f"FROM {table}) WHERE rn_ > 1)"
+    )
+    return n - distinct
 
 
 def _upsert(con, table: str, rows: pa.Table) -> int:

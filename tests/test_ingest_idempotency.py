@@ -166,11 +166,13 @@ def test_a_killed_ingest_leaves_nothing(tmp_path, db_path):
     code = (
         "import os, sys, signal\n"
         "from trace_audit.ingest import loader\n"
-        "real = loader._upsert\n"
-        "def upsert_then_die(con, table, rows):\n"
-        "    n = real(con, table, rows)\n"
-        "    os.kill(os.getpid(), signal.SIGKILL)\n"
-        "loader._upsert = upsert_then_die\n"
+        "def then_die(real):\n"
+        "    def write_then_die(con, table, rows):\n"
+        "        real(con, table, rows)\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    return write_then_die\n"
+        "loader._upsert = then_die(loader._upsert)\n"
+        "loader._append = then_die(loader._append)  # first write into an empty table\n"
         "loader.ingest([sys.argv[1]], sys.argv[2])\n"
     )
     proc = subprocess.run([sys.executable, "-c", code, str(path), db_path])

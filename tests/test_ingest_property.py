@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from test_ingest_support import JSON_BLANKS, nonblank_lines
 from trace_audit.ingest.loader import ingest
+from trace_audit.ingest.redaction import RedactionConfig
 from trace_audit.queries import db
 
 BASE = datetime(2026, 11, 2, tzinfo=timezone.utc)
@@ -80,7 +81,8 @@ def test_good_records_stored_exactly_and_every_line_accounted(warehouse, items, 
     rendered.insert(0, render("good", goods[0], 0, task_id))
     data = ("\r\n" if crlf else "\n").join(rendered).encode("utf-8")
     path.write_bytes(data)
-    summary = ingest([str(path)], con=con, tz="Asia/Shanghai")
+    # Stored exactly: redaction (own tests) would rewrite generated phone-like numbers.
+    summary = ingest([str(path)], con=con, tz="Asia/Shanghai", redaction=RedactionConfig(enabled=False))
     assert summary.files[0].status in ("loaded", "already_loaded")
     if summary.files[0].status == "already_loaded":
         return  # the very same bytes as an earlier example (e.g. empty): nothing new to check
