@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -69,7 +70,7 @@ def test_a_full_disk_is_a_clear_error_and_the_database_keeps_what_it_had(tmp_pat
     # Free space (here: move the database to a roomy disk) and ingest again: everything loads once.
     roomy = tmp_path / "w.duckdb"
     for f in small_disk.iterdir():
-        (tmp_path / f.name).write_bytes(f.read_bytes())
+        shutil.copy2(f, tmp_path / f.name)  # keeps the redaction key file owner-only
     out = subprocess.run([*CLI, "ingest", "--db", str(roomy), str(big), str(after)], capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
