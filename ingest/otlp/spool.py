@@ -22,12 +22,17 @@ import threading
 from pathlib import Path
 
 _SEGMENT = re.compile(r"^(open|ready)-(\d+)\.otlp\.(pb|jsonl)$")
+# A segment is sealed once it reaches this size, so a backlog is many small
+# files loaded one transaction each, never one huge file held in memory.
+SEGMENT_BYTES = 16 * 1024 * 1024
 
 
 class Spool:
     def __init__(self, directory: str | os.PathLike):
         self.dir = Path(directory)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        # Requests are spooled before redaction: only the owner may read them.
+        self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.dir, 0o700)
         self.lock = threading.Lock()
         self._open: dict[str, tuple[Path, object]] = {}
         numbers = [int(m.group(2)) for m in map(_SEGMENT.match, os.listdir(self.dir)) if m]
@@ -47,6 +52,14 @@ class Spool:
             fh.write(record)
             fh.flush()
             os.fsync(fh.fileno())
+            if fh.tell() >= SEGMENT_BYTES:
+                self._seal_one(kind)
+
+    def _seal_one(self, kind: str) -> None:
+        path, fh = self._open.pop(kind)
+        fh.close()
+        os.replace(path, path.with_name(path.name.replace("open-", "ready-", 1)))
+        _fsync_dir(self.dir)
 
     def _segment(self, kind: str):
         got = self._open.get(kind)
