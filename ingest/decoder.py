@@ -3,7 +3,8 @@
 The decoder owns a private in-memory DuckDB used purely as a vectorised JSON
 engine. It never touches the warehouse; its output is Arrow tables for the
 loader. Per frame, classification reads each record's top-level keys once
-(`json_keys`, which also tells valid JSON from not), and a field-mapped reader
+(`json_keys`; a frame holding text that is not JSON is tagged again with
+`json_valid` first), and a field-mapped reader
 parses it once more to extract every field; nothing else parses it again
 except for the few records that are rejected or carry unknown keys.
 """
@@ -31,7 +32,7 @@ _JSON_TYPE_NAMES = {
 }
 
 
-def _classify_sql() -> str:
+def _classify_sql(trusting: bool = False) -> str:
     cases = []
     for reader in READERS:
         for kind, predicate in reader.claims:
@@ -41,6 +42,10 @@ def _classify_sql() -> str:
     # json_valid first: try() over an error costs ~17 us a row, so a file of
     # blank or junk lines took minutes (1M blank lines: 17 s, now 0.05 s).
     # Blank lines get the kind '' and are ignored.
+    # `trusting` skips json_valid (a parse of its own): json_keys then raises
+    # on the first record that is not JSON, and the frame is tagged again by
+    # the validating query. Clean frames, nearly all of them, parse once.
+    keys = "json_keys(raw)" if trusting else "CASE WHEN json_valid(raw) THEN json_keys(raw) END"
     return f"""
     SELECT line, raw, k,
       CASE WHEN k IS NULL AND trim(raw, ' \t\r\n') = '' THEN ''
@@ -51,7 +56,7 @@ def _classify_sql() -> str:
       jtype
     FROM (
       SELECT line, raw, k, CASE WHEN k IS NOT NULL AND len(k) = 0 THEN try(json_type(raw)) END AS jtype
-      FROM (SELECT line, raw, CASE WHEN json_valid(raw) THEN json_keys(raw) END AS k FROM frame_in)
+      FROM (SELECT line, raw, {keys} AS k FROM frame_in)
     )
     """
 
@@ -86,8 +91,10 @@ class Decoder:
         self.con.register("frame_in", _EMPTY_FRAME)
         self.con.register("kind_in", _EMPTY_KIND)
         self.con.execute(f"CREATE TEMP VIEW classified AS {_classify_sql()}")
+        self.con.execute(f"CREATE TEMP VIEW classified_trusting AS {_classify_sql(trusting=True)}")
         self._by_name = {r.name: r for r in READERS}
-        self._tags_sql = _tags_sql()
+        self._tags_sql = _tags_sql("classified")
+        self._trusting_tags_sql = _tags_sql("classified_trusting")
 
     def close(self) -> None:
         self.con.close()
@@ -105,7 +112,10 @@ class Decoder:
         # mapping does not know); each kind's records then go to their reader
         # without being classified again.
         with _registered(con, "frame_in", _chunked(batch), _EMPTY_FRAME):
-            tags = con.sql(self._tags_sql).to_arrow_table()
+            try:
+                tags = con.sql(self._trusting_tags_sql).to_arrow_table()
+            except duckdb.Error:  # some record is not JSON: tag the frame with validation
+                tags = con.sql(self._tags_sql).to_arrow_table()
         if tags.num_rows != batch.num_rows:  # pragma: no cover - guards the alignment the code relies on
             raise RuntimeError("decoder: record tags do not line up with the frame")
         kinds = tags.column("kind")
@@ -140,7 +150,7 @@ class Decoder:
         return sorted({n for n in (t for t in decoded.tables)})
 
 
-def _tags_sql() -> str:
+def _tags_sql(view: str) -> str:
     extras = []
     for reader in READERS:
         probe = getattr(reader, "has_unknown_keys_sql", None)
@@ -149,7 +159,7 @@ def _tags_sql() -> str:
         for kind, _ in reader.claims:
             extras.append(f"WHEN '{reader.name}:{kind}' THEN {probe(kind, 'k')}")
     extra = f"CASE kind {' '.join(extras)} ELSE TRUE END" if extras else "TRUE"
-    return f"SELECT kind, {extra} AS _extra FROM classified"
+    return f"SELECT kind, {extra} AS _extra FROM {view}"
 
 
 def _chunked(table: pa.Table) -> pa.Table:
