@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import atexit
 import gzip
-import json
 import os
 import sys
 import tempfile

@@ -25,7 +25,6 @@ import http.client
 import os
 import signal
 import socket
-import statistics
 import struct
 import subprocess
 import sys
@@ -212,7 +211,7 @@ def main() -> int:
     print()
     print(f"soak: {args.minutes:g} min at {args.rate:,} spans/s offered, {args.batch} spans/request, "
           f"{args.clients} clients, loopback 127.0.0.1:{port}")
-    print(f"| measure | value |\n|---|---|")
+    print("| measure | value |\n|---|---|")
     print(f"| requests sent | {len(lat):,} (failed: {failures or 'none'}) |")
     print(f"| spans acknowledged | {acked[0]:,} |")
     print(f"| spans stored (distinct) | {stored:,} ({distinct:,}) |")

@@ -100,7 +100,7 @@ def _print_summary(summary) -> None:
             for line, reason in f.first_errors:
                 out.write(f"         {f.path}:{line}: {reason}\n")
             if f.errors > len(f.first_errors):
-                out.write(f"         ... see all: trace-audit stats --errors\n")
+                out.write("         ... see all: trace-audit stats --errors\n")
         elif f.status == "already_loaded":
             out.write(f"skipped  {f.path}: {f.message}\n")
         else:

@@ -33,6 +33,7 @@ def command(port: int = 8501, host: str = "127.0.0.1", secrets: list[Path] | Non
         "--server.fileWatcherType", "none",
         "--global.showWarningOnDirectExecution", "false",
         "--theme.base", "light",
+        "--client.toolbarMode", "viewer",  # no "Deploy" button: this is a local tool
     ]
     for f in secrets or []:
         cmd += ["--secrets.files", str(f)]

@@ -93,7 +93,7 @@ def decide(task: dict | None, steps: list[dict], findings: list[dict]) -> Verdic
     bad = len(failed) + len(unverified) + len(not_created)
 
     if bad and ok:
-        first_ok, first_bad = ok[0], (failed + unverified + [s for s, _ in not_created])[0]
+        first_bad = (failed + unverified + [s for s, _ in not_created])[0]
         return verdict("partly done",
                        f"{len(ok)} of {len(tool_steps)} steps were done and confirmed; "
                        f"step {first_bad.get('seq')} ({first_bad.get('tool')}) was not.",

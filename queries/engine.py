@@ -347,9 +347,9 @@ def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | N
         outcomes.append(out)
     wparams = {"since": since, "until": until}
     if since or until:
-        con.execute(f"DELETE FROM _ta_stage WHERE NOT (event_time IS NOT NULL AND "
-                    f"(CAST($since AS TIMESTAMPTZ) IS NULL OR event_time >= $since) AND "
-                    f"(CAST($until AS TIMESTAMPTZ) IS NULL OR event_time < $until))", wparams)
+        con.execute("DELETE FROM _ta_stage WHERE NOT (event_time IS NOT NULL AND "
+                    "(CAST($since AS TIMESTAMPTZ) IS NULL OR event_time >= $since) AND "
+                    "(CAST($until AS TIMESTAMPTZ) IS NULL OR event_time < $until))", wparams)
         per_rule = dict(con.execute("SELECT rule_id, count(*) FROM _ta_stage GROUP BY rule_id").fetchall())
         for o in outcomes:
             o.findings = per_rule.get(o.id, 0)

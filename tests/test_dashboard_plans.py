@@ -9,7 +9,6 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-import duckdb
 import pandas as pd
 import pytest
 

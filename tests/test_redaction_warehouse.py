@@ -10,7 +10,6 @@ calls `redact_decoded` itself these tests can use `ingest()` directly.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pyarrow as pa
 import pytest
