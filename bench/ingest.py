@@ -144,7 +144,7 @@ def floor_spec(files: list[Path]) -> list[tuple[str, dict[str, str]]]:
     return spec
 
 
-def bench_pair(label: str, files: list[Path], data_dir: Path | None, work: Path) -> dict:
+def bench_pair(label: str, files: list[Path], data_dir: Path | None, work: Path, extra: tuple[str, ...] = ()) -> dict:
     size = sum(p.stat().st_size for p in files)
     db = work / f"{label}-ta.duckdb"
     floor_db = work / f"{label}-floor.duckdb"
@@ -153,7 +153,7 @@ def bench_pair(label: str, files: list[Path], data_dir: Path | None, work: Path)
         Path(str(p) + ".wal").unlink(missing_ok=True)
     target = [str(data_dir)] if data_dir else [str(p) for p in files]
     ta_s, ta_cpu, ta_rss, out = run_child([sys.executable, "-c", INGEST_SCRIPT, "ingest", *target, "--db", str(db),
-                                   "--tz", "Asia/Shanghai", "--no-progress", "--json"])
+                                   "--tz", "Asia/Shanghai", "--no-progress", "--json", *extra])
     start = out.find("{")
     if start > 0:
         print(f"note: ingest printed before its JSON: {out[:start]!r}", file=sys.stderr)
@@ -210,6 +210,8 @@ def main() -> int:
     ap.add_argument("--workdir", help="where data and databases go (default: a temporary folder, removed after); "
                                       "data already there is reused")
     ap.add_argument("--markdown", help="also write the table to this file")
+    ap.add_argument("--no-redaction", action="store_true",
+                    help="ingest with redaction off (it is on by default), to see what it costs")
     args = ap.parse_args()
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="ta-bench-"))
@@ -219,7 +221,8 @@ def main() -> int:
         files = generate(work / "data", args.steps)
         print(f"generated {sum(p.stat().st_size for p in files) / 2**20:,.0f} MB of seed-004 dumps "
               f"in {time.perf_counter() - t0:.0f} s: {', '.join(p.name for p in files)}", file=sys.stderr)
-        results = [bench_pair(f"seed-004 dumps ({len(files)} files)", files, files[0].parent, work)]
+        extra = ("--no-redaction",) if args.no_redaction else ()
+        results = [bench_pair(f"seed-004 dumps ({len(files)} files)", files, files[0].parent, work, extra)]
         print(table(results), file=sys.stderr)
         if args.rss_mb:
             step_file = next(p for p in files if p.name.startswith("agent_step"))
@@ -229,7 +232,7 @@ def main() -> int:
             # so this script must stay small while it measures.
             subprocess.run([sys.executable, __file__, "--make-big", str(step_file), str(big),
                             str(args.rss_mb * 1024 * 1024)], check=True)
-            results.append(bench_pair("one agent_step file", [big], None, work))
+            results.append(bench_pair("one agent_step file", [big], None, work, extra))
         text = table(results)
         print(text)
         for r in results:
