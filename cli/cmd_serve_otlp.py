@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import logging
 import os
 import signal
@@ -12,6 +11,7 @@ import threading
 
 from trace_audit.cli.errors import UserError
 from trace_audit.cli.main import add_db_option
+from trace_audit.cli.net import is_loopback
 
 HELP = """Receive traces over OTLP/HTTP (POST /v1/traces, protobuf or JSON, gzip)
 and load them into the warehouse. Point any OpenTelemetry SDK at it:
@@ -54,7 +54,7 @@ def run(args) -> int:
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
     db_path = args.db or default_db_path()
-    if not _is_loopback(args.host) and not args.token:
+    if not is_loopback(args.host) and not args.token:
         print(f"trace-audit: warning: listening on {args.host} without --token: anyone who can reach this "
               "port can write traces", file=sys.stderr)
     config = ReceiverConfig(db_path=db_path, spool_dir=args.spool or default_spool_dir(db_path), host=args.host,
@@ -82,10 +82,3 @@ def run(args) -> int:
     return 0
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import os
 import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+
+from trace_audit.cli.net import is_loopback
 
 MODE_ENV = "TRACE_AUDIT_DASHBOARD_AUTH"
 PASSWORD_ENV = "TRACE_AUDIT_DASHBOARD_PASSWORD"
@@ -41,13 +42,6 @@ class AuthProblem(ValueError):
     """The requested access cannot be set up; the message says what to do."""
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def secrets_files(cwd: Path | None = None) -> list[Path]:
