@@ -5,59 +5,23 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from datetime import datetime, timezone
 from pathlib import Path
 
-import duckdb
 import pytest
 
+from golden_support import check_golden, golden_cases, query
 from trace_audit.ingest.loader import ingest
-from trace_audit.ingest.redaction import RedactionConfig
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GOLDEN = FIXTURES / "golden"
 REAL = FIXTURES / "real"
 RETAIL = REAL / "tau_retail" / "tau_dataset_full.json"
 AIRLINE = REAL / "tau_airline" / "gpt-4o-airline.first20.json"
-ORDER = {"tasks": "task_id", "steps": "task_id, seq", "messages": "message_id", "ingest_errors": "line"}
-JSON_COLUMNS = {"plan", "metadata", "args", "result"}
-
-
-def query(db_path: str, sql: str, params=()) -> list[tuple]:
-    con = duckdb.connect(db_path, read_only=True)
-    try:
-        return con.execute(sql, list(params)).fetchall()
-    finally:
-        con.close()
-
-
-def _plain(column: str, value):
-    if isinstance(value, datetime):
-        return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
-    if column in JSON_COLUMNS and value is not None:
-        return json.loads(value)
-    return value
-
-
-def check_golden(source: Path, db_path: str) -> None:
-    expected = json.loads(source.with_name(source.name.split(".")[0] + ".expected.json").read_text(encoding="utf-8"))
-    # Golden files pin the reader's mapping; redaction has its own tests.
-    summary = ingest([str(source)], db_path, tz=expected.get("tz", "UTC"), redaction=RedactionConfig(enabled=False))
-    assert [f.status for f in summary.files] == ["loaded"]
-    for table in ("tasks", "steps", "messages", "ingest_errors"):
-        want = expected.get(table, [])
-        if not want:
-            assert query(db_path, f"SELECT count(*) FROM {table}") == [(0,)], f"{source.name}: {table} not empty"
-            continue
-        columns = list(want[0])
-        rows = query(db_path, f"SELECT {', '.join(columns)} FROM {table} ORDER BY {ORDER[table]}")
-        got = [{c: _plain(c, v) for c, v in zip(columns, row)} for row in rows]
-        assert got == want, f"{source.name}: {table} differ"
 
 
 @pytest.mark.parametrize(
     "source",
-    sorted(p for p in (GOLDEN / "chat").iterdir() if p.suffix in (".json", ".jsonl") and ".expected." not in p.name),
+    golden_cases("chat"),
     ids=lambda p: p.name,
 )
 def test_golden(source, db_path):

@@ -4,61 +4,13 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from pathlib import Path
 
 import duckdb
 import pytest
 
+from golden_support import GOLDEN, check_golden, golden_cases
 from trace_audit.ingest.loader import ingest
 
-GOLDEN = Path(__file__).resolve().parent / "fixtures" / "golden"
-ORDER = {
-    "tasks": "task_id",
-    "steps": "task_id, seq",
-    "messages": "message_id",
-    "ingest_errors": "line",
-}
-JSON_COLUMNS = {"plan", "metadata", "args", "result"}
-
-
-def _plain(column: str, value):
-    """A stored value in the spelling the expected files use."""
-    if isinstance(value, datetime):
-        return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
-    if column in JSON_COLUMNS and value is not None:
-        return json.loads(value)
-    return value
-
-
-def stored_rows(db_path: str, table: str, columns: list[str]) -> list[dict]:
-    con = duckdb.connect(db_path, read_only=True)
-    try:
-        cur = con.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {ORDER[table]}")
-        return [{c: _plain(c, v) for c, v in zip(columns, row)} for row in cur.fetchall()]
-    finally:
-        con.close()
-
-
-def _count(db_path: str, table: str) -> int:
-    con = duckdb.connect(db_path, read_only=True)
-    try:
-        return con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-    finally:
-        con.close()
-
-
-def golden_cases(fmt: str) -> list[Path]:
-    return sorted(p for p in (GOLDEN / fmt).iterdir() if p.suffix in (".jsonl", ".json") and ".expected." not in p.name)
-
-
-def check_golden(source: Path, db_path: str) -> None:
-    expected = json.loads(source.with_name(source.name.split(".")[0] + ".expected.json").read_text(encoding="utf-8"))
-    summary = ingest([str(source)], db_path, tz=expected.get("tz", "UTC"))
-    assert [f.status for f in summary.files] == ["loaded"]
-    for table in ("tasks", "steps", "messages", "ingest_errors"):
-        want = expected.get(table, [])
-        got = stored_rows(db_path, table, list(want[0])) if want else [{"n": _count(db_path, table)}]
-        assert got == (want or [{"n": 0}]), f"{source.name}: {table} differ"
 
 
 @pytest.mark.parametrize("source", golden_cases("seed001"), ids=lambda p: p.name)
