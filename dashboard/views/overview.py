@@ -34,9 +34,12 @@ metric(c[2], "Verified rate of writes", "verified_rate", "rate",
        help="write steps that succeeded and were confirmed by read-back")
 metric(c[3], "verified=false", "verified_false")
 metric(c[4], "Stuck now", "stuck_now", help=f"turns still running {f.stuck_minutes}+ minutes before {ctx.ts(ctx.now)}")
-c[5].metric("Worst tool", worst[0] if worst else "—",
-            f"{analysis.pct(worst[1])} of {worst[2]:,} calls bad" if worst else None, delta_color="off",
-            help=f"highest share of calls that failed or were not verified (at least {analysis.MIN_CALLS} calls)")
+# The rate is the value and the tool name goes in the smaller line below it:
+# tool names are long and a metric's value is cut at the column's width.
+c[5].metric("Worst tool", analysis.pct(worst[1]) if worst else "—",
+            worst[0] if worst else None, delta_color="off", delta_arrow="off",
+            help=f"highest share of calls that failed or were not verified (at least {analysis.MIN_CALLS} calls)"
+                 + (f"; {worst[0]}: {worst[2]:,} calls in the period" if worst else ""))
 if not ctx.has_run:
     context.no_rule_run_note()
 
