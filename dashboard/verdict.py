@@ -29,6 +29,16 @@ class Verdict:
     evidence: list[str] = field(default_factory=list)
 
 
+def _never_started_reply(error_text) -> tuple[str, str] | None:
+    """The guidance-table reply when an error says the step could not start (login, permission)."""
+    if _has(error_text, LOGIN):
+        return ("这件事要先登录才能办,登录后我再帮你建。", "You need to sign in first; once you have, I'll set it up.")
+    if _has(error_text, PERMISSION):
+        return ("提醒的写入权限是关着的,所以我没法建;需要的话先去设置里打开。",
+                "Writing reminders is switched off in your settings, so I couldn't create it. Turn it on and I'll try again.")
+    return None
+
+
 def _has(text: str | None, words) -> bool:
     t = (text or "").lower()
     return any(w.lower() in t for w in words)
@@ -75,14 +85,9 @@ def decide(task: dict | None, steps: list[dict], findings: list[dict]) -> Verdic
     if not tool_steps:
         err = (task or {}).get("goal")
         reason = " ".join(str(s.get("error") or "") for s in steps)
-        if _has(reason, LOGIN):
-            zh, en = ("这件事要先登录才能办,登录后我再帮你建。", "You need to sign in first; once you have, I'll set it up.")
-        elif _has(reason, PERMISSION):
-            zh, en = ("提醒的写入权限是关着的,所以我没法建;需要的话先去设置里打开。",
-                      "Writing reminders is switched off in your settings, so I couldn't create it. Turn it on and I'll try again.")
-        else:
-            zh, en = ("这件事我没有办成,刚才根本没有执行;要我现在再试一次吗?",
-                      "I didn't get that done — it never actually ran. Shall I try now?")
+        zh, en = _never_started_reply(reason) or (
+            "这件事我没有办成,刚才根本没有执行;要我现在再试一次吗?",
+            "I didn't get that done — it never actually ran. Shall I try now?")
         return verdict("not executed", f"The turn ({err or 'no goal recorded'}) has no tool step: nothing was executed.",
                        zh, en)
 
@@ -103,14 +108,9 @@ def decide(task: dict | None, steps: list[dict], findings: list[dict]) -> Verdic
         s = failed[0]
         attempts = s.get("attempts")
         again = f" after {attempts} attempts" if attempts and attempts > 1 else ""
-        if _has(s.get("error"), LOGIN):
-            zh, en = ("这件事要先登录才能办,登录后我再帮你建。", "You need to sign in first; once you have, I'll set it up.")
-        elif _has(s.get("error"), PERMISSION):
-            zh, en = ("提醒的写入权限是关着的,所以我没法建;需要的话先去设置里打开。",
-                      "Writing reminders is switched off in your settings, so I couldn't create it. Turn it on and I'll try again.")
-        else:
-            zh, en = ("这条提醒没能建成,刚才的写入没有成功;要我按原来的时间再试一次吗?",
-                      "That reminder wasn't created — the save didn't go through. Shall I try again for the same time?")
+        zh, en = _never_started_reply(s.get("error")) or (
+            "这条提醒没能建成,刚才的写入没有成功;要我按原来的时间再试一次吗?",
+            "That reminder wasn't created — the save didn't go through. Shall I try again for the same time?")
         return verdict("failed", f"Step {s.get('seq')} ({s.get('tool')}) failed{again}: {s.get('error') or 'no error text'}.",
                        zh, en)
     if unverified:

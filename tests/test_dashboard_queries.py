@@ -123,6 +123,8 @@ SBND = [{"rule_id": "said_but_not_done", "message": "claimed"}]
     ([_step(1, "create_reminder", status="failed", verified=False, error="DB write timeout", attempts=2)], SBND,
      "failed", True, "没能建成"),
     ([_step(1, "create_reminder", status="failed", error="not logged in")], SBND, "failed", True, "登录"),
+    ([_step(1, "create_reminder", status="failed", error="permission denied: WRITE")], SBND, "failed", True,
+     "写入权限"),
     ([_step(1, "create_reminder", detail="该时段与系统日程冲突,未创建")], SBND, "not created", True, "冲突"),
     ([_step(1, "create_reminder", detail="已存在相同记录,未重复创建")], [], "not created", False, "一样的提醒"),
     ([_step(1, "create_reminder", status="failed", verified=False), _step(2, "create_todo")], SBND,
