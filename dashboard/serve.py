@@ -16,6 +16,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from trace_audit.cli.net import is_loopback
 from trace_audit.dashboard import auth
 
 
@@ -55,7 +56,7 @@ def environment(db_path: str, tz: str | None = None, access: auth.Access | None 
 def serve(db_path: str, port: int = 8501, host: str = "127.0.0.1", tz: str | None = None,
           access: auth.Access | None = None, secrets: list[Path] | None = None) -> int:
     """Run the dashboard until interrupted; returns streamlit's exit code."""
-    access = access or auth.Access("none", remote=not auth.is_loopback(host))
+    access = access or auth.Access("none", remote=not is_loopback(host))
     env = environment(db_path, tz, access)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"trace-audit dashboard: http://{shown}:{port}"

@@ -125,6 +125,7 @@ class Decoder:
         tagged_kinds = sorted(k for k in present if k)
         for tagged in tagged_kinds:
             reader = self._by_name[tagged.split(":", 1)[0]]
+            out.readers.add(reader.name)
             mine = batch.append_column("_extra", tags.column("_extra"))
             if len(present) > 1:
                 mine = mine.filter(pc.equal(kinds, tagged))
@@ -145,9 +146,6 @@ class Decoder:
         with _registered(self.con, "frame_in", rejected, _EMPTY_FRAME):
             rows = self.con.execute("SELECT line, raw, jtype, k FROM classified WHERE kind IS NULL ORDER BY line").fetchall()
         return [(line, raw, _reject_reason(raw, jtype, keys, line == unterminated_line)) for line, raw, jtype, keys in rows]
-
-    def reader_names(self, decoded: Decoded) -> list[str]:
-        return sorted({n for n in (t for t in decoded.tables)})
 
 
 def _tags_sql(view: str) -> str:

@@ -226,6 +226,7 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
             for frame in frames(hashing, max_record_bytes, BINARY_SNIFFERS):
                 decoded = decoder.decode(frame, source.shown)
                 decoded = redact_decoded(decoded, redactor, result.redaction)
+                formats.update(decoded.readers)
                 for table, rows in decoded.tables.items():
                     if stage:
                         stage.append(table, rows)
@@ -235,7 +236,7 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                         result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
                     if table in raw_tables:
                         raw_loaded.setdefault(table, []).append(rows.select(list(KEYS[table])))
-                    formats.update(_sources_in(rows))
+                    formats.update(_sources_in(rows))  # rows a binary reader framed itself
                 if decoded.errors:
                     _quarantine(con, source.shown, pending, decoded.errors,
                                 into=stage.errors_table if stage else "ingest_errors")

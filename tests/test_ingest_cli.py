@@ -58,6 +58,15 @@ def test_ingest_json_summary(tmp_path, db_path, capsys):
     summary = json.loads(out)
     assert summary["totals"] == {"tasks": 1, "steps": 2, "messages": 0, "audit_logs": 0, "ingest_errors": 1}
     assert summary["files"][0]["status"] == "loaded" and summary["files"][0]["quarantined"] == 1
+    assert summary["files"][0]["formats"] == ["seed004"]
+
+
+def test_a_file_of_steps_alone_is_named_by_its_reader(tmp_path, db_path, capsys):
+    # steps carry no `source` column; the format comes from the reader that decoded them
+    path = write_jsonl(tmp_path / "steps.jsonl", [step(1, 1), step(1, 2)])
+    code, out, _ = run(capsys, "ingest", str(path), "--db", db_path, "--json")
+    assert code == 0
+    assert json.loads(out)["files"][0]["formats"] == ["seed004"]
 
 
 def test_stats_json_counts(tmp_path, db_path, capsys):

@@ -36,6 +36,7 @@ TABLES = ("tasks", "steps", "messages", "audit_logs")
 class Decoded:
     tables: dict[str, pa.Table] = field(default_factory=dict)
     errors: list[tuple[int, str, str]] = field(default_factory=list)  # (line, raw, reason)
+    readers: set[str] = field(default_factory=set)  # names of the readers that produced these rows
 
     def add(self, table: str, rows: pa.Table) -> None:
         if rows.num_rows == 0:
@@ -49,6 +50,7 @@ class Decoded:
         for t, rows in other.tables.items():
             self.add(t, rows)
         self.errors.extend(other.errors)
+        self.readers |= other.readers
 
 
 class Reader:
