@@ -6,15 +6,29 @@
 Writes the same turns `generate.py` writes as seed-004 dumps and seed-001
 traces, as an agent instrumented with the GenAI semantic conventions would
 export them (OTLP/JSON lines, the Collector file exporter's layout, one
-request per turn): an `invoke_agent` span per turn with the user's request in
-`gen_ai.input.messages` and the reply in `gen_ai.output.messages`, and an
-`execute_tool` span per step with arguments, result, ERROR status for failed
-steps, and `trace_audit.verified` / `trace_audit.attempts` / `trace_audit.detail`.
+request per turn): an `invoke_agent` span per turn, from the task's start to
+the reply, with the user's request in `gen_ai.input.messages` and the reply in
+`gen_ai.output.messages`, and an `execute_tool` span per step with arguments
+(the same JSON text the dumps hold), result, ERROR status for
+failed steps, and `trace_audit.verified` / `trace_audit.attempts` /
+`trace_audit.detail` / `trace_audit.error` (the read-back error of a step that
+returned success but failed verification; a failed step's error is its span
+status message).
+
+Every span of a turn that has a task row carries `trace_audit.source_task_id`
+(the dump's task id: what the business system's audit log and chat log call
+the turn), and tool spans also carry `gen_ai.conversation.id` and `user.id`,
+as instrumentations that propagate the session to every span do: a turn whose
+agent span never ended still says whose it is. A turn that left no task row
+(not logged in, a clarifying question) is still an agent invocation: it is an
+`invoke_agent` span with no tool spans and no `trace_audit.source_task_id`.
 
 What OpenTelemetry cannot carry, and so this copy does not either: a turn
 still running exports only its finished steps (the agent span never ended;
-trace-audit shows it as a running task), a step still running is not
-exported, and turns that left no task row and audit-log rows have no span.
+trace-audit shows it as a running task, started at its first finished step,
+without its request), and a step still running is not exported. Audit-log
+rows are the business system's record, not telemetry: load
+`seed004/audit_logs.jsonl` next to this file.
 
 The folder carries `.trace-audit-ignore`, so `trace-audit ingest sample_data/`
 does not load the month twice; ingest this file on its own.
@@ -58,13 +72,27 @@ def _messages(role: str, text: str) -> str:
     return json.dumps([msg], ensure_ascii=False)
 
 
+def _arguments(turn, args) -> str:
+    # The text the dumps hold: seed-004's args_json is compact (generate._compact); a seed-001
+    # arguments object is stored as json.dumps writes it by default.
+    if turn.source == "seed004":
+        return json.dumps(args, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(args, ensure_ascii=False)
+
+
 def turn_request(turn) -> dict | None:
-    if not turn.has_task or turn.task_id is None:
+    has_task = turn.has_task and turn.task_id is not None
+    if has_task:
+        key = f"{turn.source}:{turn.task_id}:{turn.step_shift}"
+    elif turn.reply:
+        key = f"{turn.source}:no-task:{turn.conversation_id}:{_ns(turn.start)}"
+    else:
         return None
-    key = f"{turn.source}:{turn.task_id}:{turn.step_shift}"
     trace_id = _id(key, 16)
     agent_id = _id(key + ":agent", 8)
     user = str(turn.user_id) if turn.source == "seed004" else "u-%d" % turn.user_id
+    # Which turn this is, on every span (an unfinished turn has no agent span to say it).
+    turn_attrs = [_attr("trace_audit.source_task_id", str(turn.task_id))] if has_task else []
     spans = []
     for s in turn.steps:
         if s.end is None:
@@ -73,9 +101,10 @@ def turn_request(turn) -> dict | None:
         attrs = [
             _attr("gen_ai.operation.name", "execute_tool"), _attr("gen_ai.tool.name", s.tool),
             _attr("gen_ai.tool.call.id", f"call_{turn.task_id}_{s.seq}"),
-            _attr("gen_ai.tool.call.arguments", json.dumps(s.args, ensure_ascii=False)),
+            _attr("gen_ai.tool.call.arguments", _arguments(turn, s.args)),
             _attr("gen_ai.tool.call.result", json.dumps(result, ensure_ascii=False)),
-            _attr("trace_audit.source_seq", s.seq),
+            _attr("trace_audit.source_seq", s.seq), *turn_attrs,
+            _attr("gen_ai.conversation.id", turn.conversation_id), _attr("user.id", user),
         ]
         # seed-001 AgentTrace records carry no verified/attempts/detail: neither does its copy.
         if turn.source == "seed004":
@@ -86,6 +115,8 @@ def turn_request(turn) -> dict | None:
             attrs.append(_attr("trace_audit.detail", s.detail))
         if s.reason:
             attrs.append(_attr("trace_audit.reason", s.reason[:500]))
+        if s.error and s.status != "failed" and turn.source == "seed004":
+            attrs.append(_attr("trace_audit.error", s.error))
         span = {"traceId": trace_id, "spanId": _id(f"{key}:{s.seq}", 8), "parentSpanId": agent_id,
                 "name": f"execute_tool {s.tool}", "kind": 1, "startTimeUnixNano": _ns(s.start),
                 "endTimeUnixNano": _ns(s.end), "attributes": attrs}
@@ -94,21 +125,25 @@ def turn_request(turn) -> dict | None:
             if s.error:
                 attrs.append(_attr("error.type", s.error.split(":")[0][:60]))
         spans.append(span)
-    if turn.status != "running" and turn.finish is not None:
+    if not has_task or (turn.status != "running" and turn.finish is not None):
         attrs = [
             _attr("gen_ai.operation.name", "invoke_agent"), _attr("gen_ai.agent.name", AGENTS[turn.source]),
             _attr("gen_ai.agent.version", turn.agent_version), _attr("gen_ai.request.model", turn.model),
             _attr("gen_ai.conversation.id", turn.conversation_id), _attr("user.id", user),
-            _attr("trace_audit.prompt_version", turn.prompt_version), _attr("trace_audit.status", turn.status),
-            _attr("trace_audit.replanned", bool(turn.replanned)), _attr("trace_audit.source_task_id", str(turn.task_id)),
+            _attr("trace_audit.prompt_version", turn.prompt_version),
         ]
+        if has_task:
+            attrs += [_attr("trace_audit.status", turn.status), _attr("trace_audit.replanned", bool(turn.replanned)),
+                      *turn_attrs]
         if turn.goal:
             attrs.append(_attr("gen_ai.input.messages", _messages("user", turn.goal)))
         if turn.reply:
             attrs.append(_attr("gen_ai.output.messages", _messages("assistant", turn.reply)))
+        # The agent span lasts until the reply went out (the dump's finish_time is the last step's end).
+        start = turn.task_start if has_task and turn.task_start else turn.start
+        end = turn.reply_t if turn.reply and turn.reply_t is not None else turn.finish
         spans.append({"traceId": trace_id, "spanId": agent_id, "name": f"invoke_agent {AGENTS[turn.source]}",
-                      "kind": 1, "startTimeUnixNano": _ns(turn.task_start or turn.start),
-                      "endTimeUnixNano": _ns(turn.finish), "attributes": attrs})
+                      "kind": 1, "startTimeUnixNano": _ns(start), "endTimeUnixNano": _ns(end), "attributes": attrs})
     if not spans:
         return None
     resource = {"attributes": [_attr("service.name", AGENTS[turn.source]),
