@@ -25,6 +25,7 @@ import io
 import os
 import sys
 import uuid
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
@@ -34,6 +35,7 @@ import pyarrow as pa
 
 from trace_audit.ingest.decoder import Decoder
 from trace_audit.ingest.framing import DEFAULT_MAX_RECORD_BYTES, frames
+from trace_audit.ingest.pipeline import ahead
 from trace_audit.ingest.readers.base import TABLES
 from trace_audit.ingest.readers.registry import AFTER_FILE, BINARY_SNIFFERS
 from trace_audit.ingest.redaction import RedactionConfig, RedactionReport, Redactor, redact_decoded
@@ -223,28 +225,32 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         fresh = _empty_tables(con) if not staged else set()
         with open(source.path, "rb", buffering=0) as fh:
             hashing = _HashingReader(fh)
-            for frame in frames(hashing, max_record_bytes, BINARY_SNIFFERS):
-                decoded = decoder.decode(frame, source.shown)
-                decoded = redact_decoded(decoded, redactor, result.redaction)
-                formats.update(decoded.readers)
-                for table, rows in decoded.tables.items():
-                    if stage:
-                        stage.append(table, rows)
-                    elif table in fresh:
-                        result.counts[table] = result.counts.get(table, 0) + _append(con, table, rows)
-                    else:
-                        result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
-                    if table in raw_tables:
-                        raw_loaded.setdefault(table, []).append(rows.select(list(KEYS[table])))
-                    formats.update(_sources_in(rows))  # rows a binary reader framed itself
-                if decoded.errors:
-                    _quarantine(con, source.shown, pending, decoded.errors,
-                                into=stage.errors_table if stage else "ingest_errors")
-                    result.errors += len(decoded.errors)
-                    for line, _raw, reason in decoded.errors[: max(0, 5 - len(result.first_errors))]:
-                        result.first_errors.append((line, reason))
-                if bar:
-                    bar[0].update(bar[1], completed=frame.bytes_read)
+            # Framing, decoding and writing overlap (see pipeline.py); rows are
+            # written in file order all the same. closing(): on an error the
+            # stages stop, and are waited for, before the file is closed and
+            # the decoder serves the next file.
+            decoding = _decoded_frames(hashing, decoder, source.shown, max_record_bytes, redactor, result.redaction)
+            with closing(ahead(decoding, name="trace-audit decoding")) as decoded_stream:
+                for bytes_read, decoded in decoded_stream:
+                    formats.update(decoded.readers)
+                    for table, rows in decoded.tables.items():
+                        if stage:
+                            stage.append(table, rows)
+                        elif table in fresh:
+                            result.counts[table] = result.counts.get(table, 0) + _append(con, table, rows)
+                        else:
+                            result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
+                        if table in raw_tables:
+                            raw_loaded.setdefault(table, []).append(rows.select(list(KEYS[table])))
+                        formats.update(_sources_in(rows))  # rows a binary reader framed itself
+                    if decoded.errors:
+                        _quarantine(con, source.shown, pending, decoded.errors,
+                                    into=stage.errors_table if stage else "ingest_errors")
+                        result.errors += len(decoded.errors)
+                        for line, _raw, reason in decoded.errors[: max(0, 5 - len(result.first_errors))]:
+                            result.first_errors.append((line, reason))
+                    if bar:
+                        bar[0].update(bar[1], completed=bytes_read)
             streamed = hashing.finish()
         if digest and streamed != digest:
             raise OSError(f"the file changed while it was being read (sha256 {digest[:12]}… then {streamed[:12]}…)")
@@ -293,6 +299,15 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         if bar:
             bar[0].stop()
     return result
+
+
+def _decoded_frames(stream, decoder: Decoder, shown: str, max_record_bytes: int, redactor: Redactor | None,
+                    report: RedactionReport):
+    """(bytes read so far, decoded and redacted rows) per frame of `stream`; framing runs a frame ahead."""
+    with closing(ahead(frames(stream, max_record_bytes, BINARY_SNIFFERS), name="trace-audit framing")) as framed:
+        for frame in framed:
+            decoded = decoder.decode(frame, shown)
+            yield frame.bytes_read, redact_decoded(decoded, redactor, report)
 
 
 class _Stage:
