@@ -146,7 +146,7 @@ CREATE OR REPLACE TEMP TABLE otlp_sp AS
 WITH x AS (
   SELECT s.trace_id, s.span_id, s.parent_span_id AS parent, coalesce(s.name, '') AS name,
          s.started_at, s.ended_at, s.status_code, s.status_message, s.resource,
-         CAST(s.events AS VARCHAR) AS events, s.source_file, s.source_line,
+         CAST(s.events AS VARCHAR) AS events, s.source_file, s.source_line, s.rowid AS n,
          json_extract(s.attributes, {_paths(ATTRS)}) AS a,
          json_extract(s.attributes, ['$."llm.request.type"', '$."gen_ai.request.model"']) AS llm_keys,
          CASE WHEN {" OR ".join(f"contains(CAST(s.attributes AS VARCHAR), '{p}')" for p in INDEXED_PREFIXES)}
@@ -176,8 +176,7 @@ SELECT *,
   END AS role,
   {first([col(k) for k in CONVERSATION_KEYS])} AS conv_v,
   {first([col(k) for k in USER_KEYS])} AS user_v,
-  {first([col(k) for k in PROVIDER])} AS prov_v,
-  row_number() OVER () AS n
+  {first([col(k) for k in PROVIDER])} AS prov_v
 FROM y
 """
 
@@ -231,10 +230,16 @@ WITH k AS (
                  ELSE trace_id || ':' || turn_key END AS task_id
   FROM g
 )
-SELECT s.n, s.trace_id, s.span_id, s.role, s.started_at, s.ended_at, s.conv_v, s.user_v, s.prov_v,
-  t.task_id, t.turn_key, t.has_head, (t.has_head AND s.span_id = t.turn_key) AS is_task_head,
-  row_number() OVER (PARTITION BY t.task_id ORDER BY s.started_at NULLS LAST, s.span_id) AS ord
-FROM otlp_sp s JOIN k USING (trace_id, span_id) JOIN t ON t.trace_id = s.trace_id AND t.turn_key = k.turn_key
+SELECT *,
+  row_number() OVER w AS ord,
+  sum(CASE WHEN is_step THEN 1 ELSE 0 END) OVER (w ROWS UNBOUNDED PRECEDING) AS seq
+FROM (
+  SELECT s.n, s.trace_id, s.span_id, s.role, s.started_at, s.ended_at, s.conv_v, s.user_v, s.prov_v,
+    t.task_id, t.turn_key, t.has_head, (t.has_head AND s.span_id = t.turn_key) AS is_task_head,
+    s.role IN ('tool', 'llm') AND NOT (t.has_head AND s.span_id = t.turn_key) AS is_step
+  FROM otlp_sp s JOIN k USING (trace_id, span_id) JOIN t ON t.trace_id = s.trace_id AND t.turn_key = k.turn_key
+)
+WINDOW w AS (PARTITION BY task_id ORDER BY started_at NULLS LAST, span_id)
 """
 
 _result = first([col(k) for k in TOOL_RESULT])
@@ -277,8 +282,7 @@ _exception = ("list_filter(list_transform(json_extract(events, '$[*]'), lambda e
 STEPS = f"""
 CREATE OR REPLACE TEMP TABLE otlp_step AS
 WITH base AS (
-  SELECT s.*, m.task_id,
-    row_number() OVER (PARTITION BY m.task_id ORDER BY s.started_at NULLS LAST, s.span_id) AS seq,
+  SELECT s.*, m.task_id, m.seq,
     CASE WHEN s.role = 'tool' THEN {_result} END AS result_raw,
     CASE WHEN s.role = 'tool' THEN {_args} END AS args_raw,
     CASE WHEN s.role = 'tool' THEN
@@ -292,7 +296,7 @@ WITH base AS (
                        ' \t\n\r\f\v') = 'verify_result' THEN 'verify'
          WHEN s.role = 'tool' THEN 'tool' ELSE 'llm' END AS kind
   FROM otlp_m m JOIN otlp_sp s USING (n)
-  WHERE m.role IN ('tool', 'llm') AND NOT m.is_task_head
+  WHERE m.is_step
 ), r AS (
   SELECT *, {parsed('result_raw')} AS r FROM base
 ), p AS (
