@@ -184,8 +184,7 @@ _events = (f"CASE WHEN len(s.events) > 0 THEN '[' || list_aggr(list_transform(s.
 _event_problem = (f"list_filter(list_transform(s.events, lambda {_ev}: CASE "
                   f"WHEN {_int64_bad(f'coalesce({_ev}.timeUnixNano, {_ev}.time_unix_nano)')} "
                   f"THEN 'an event time ''' || coalesce({_ev}.timeUnixNano, {_ev}.time_unix_nano) || ''' is not an integer' "
-                  f"WHEN {_bad_key(_pairs(f'{_ev}.attributes', 'ea_'), 'eb_')} IS NOT NULL "
-                  f"THEN 'event attribute ''' || {_bad_key(_pairs(f'{_ev}.attributes', 'ea_'), 'eb_')} "
+                  f"ELSE 'event attribute ''' || {_bad_key(_pairs(f'{_ev}.attributes', 'ea_'), 'eb_')} "
                   f"|| ''' has a value that cannot be read' END), lambda m_: m_ IS NOT NULL)[1]")
 
 SPANS = f"""
@@ -234,8 +233,7 @@ SELECT
            {_id_problem('p_v', 'p_b', 8, 'parentSpanId')},
            CASE WHEN {_int64_bad('start_v')} THEN 'startTimeUnixNano ''' || start_v || ''' is not an integer' END,
            CASE WHEN {_int64_bad('end_v')} THEN 'endTimeUnixNano ''' || end_v || ''' is not an integer' END,
-           CASE WHEN {_bad_key('attrs', 'sc_')} IS NOT NULL
-                THEN 'attribute ''' || {_bad_key('attrs', 'sc_')} || ''' has a value that cannot be read' END,
+           'attribute ''' || {_bad_key('attrs', 'sc_')} || ''' has a value that cannot be read',
            {_event_problem}) AS problem_,
   rk AS rk_, ri AS ri_, sk AS sk_, si AS si_, pi AS pi_
 FROM b
