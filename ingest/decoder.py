@@ -114,7 +114,10 @@ class Decoder:
         with _registered(con, "frame_in", _chunked(batch), _EMPTY_FRAME):
             try:
                 tags = con.sql(self._trusting_tags_sql).to_arrow_table()
-            except duckdb.Error:  # some record is not JSON: tag the frame with validation
+            # Some record is not JSON: tag the frame with validation. DuckDB's
+            # message quotes the bad text cut at a byte count, and when the cut
+            # splits a character the client raises UnicodeDecodeError instead.
+            except (duckdb.Error, UnicodeDecodeError):
                 tags = con.sql(self._tags_sql).to_arrow_table()
         if tags.num_rows != batch.num_rows:  # pragma: no cover - guards the alignment the code relies on
             raise RuntimeError("decoder: record tags do not line up with the frame")

@@ -33,6 +33,19 @@ def test_malformed_json_line_is_quarantined_and_neighbours_load(tmp_path, db_pat
     assert_every_line_accounted(db_path, path)
 
 
+def test_junk_line_whose_error_text_would_split_a_character(tmp_path, db_path):
+    # DuckDB quotes a bad record in its error cut at a byte count; when the cut
+    # falls inside a 4-byte character its Python client raised UnicodeDecodeError
+    # instead of a DuckDB error, and the whole file failed (found by hypothesis).
+    junk = "0000000000" + "\x80" * 6 + "\U00010000" * 7
+    path = write_jsonl(tmp_path / "dump.jsonl", [task(1), junk, step(1, 1)])
+    summary = ingest([str(path)], db_path)
+    assert summary.files[0].status == "loaded", summary.files[0].message
+    assert counts(db_path) == {"tasks": 1, "steps": 1, "messages": 0, "audit_logs": 0, "ingest_errors": 1}
+    assert error_lines(db_path, str(path))[2].startswith("malformed JSON")
+    assert_every_line_accounted(db_path, path)
+
+
 def test_invalid_utf8_in_the_middle_of_a_multi_block_file(tmp_path, db_path, monkeypatch):
     # Small blocks make a modest file span many of them, so the bad byte sits
     # in a middle block whose other lines must still load.
