@@ -127,7 +127,7 @@ def by_python(lines: list[str]) -> tuple[list[dict], list[tuple[int, str]]]:
 def by_duckdb(lines: list[str]) -> tuple[list[dict], list[tuple[int, str]]]:
     con = duckdb.connect(":memory:")
     try:
-        con.execute("SET TimeZone = 'UTC'")
+        con.execute("SET TimeZone = 'Asia/Shanghai'")  # as with --tz: times must still be read as UTC epochs
         con.execute("SET preserve_insertion_order = true")
         con.register("kind_in", pa.table({"line": pa.array(range(1, len(lines) + 1), pa.int64()),
                                           "raw": pa.array(lines, pa.string()),

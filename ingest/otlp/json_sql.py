@@ -160,8 +160,9 @@ def _enum(x: str, names: dict[int, str], prefix: str, default: str) -> str:
             f"ELSE CASE upper({x}) {by_name} ELSE regexp_replace(lower({x}), '^{prefix}', '') END END)")
 
 
-def _ts(ns: str) -> str:
-    return f"(CASE WHEN coalesce({ns}, 0) = 0 THEN NULL ELSE CAST(make_timestamp({ns} // 1000) AS TIMESTAMPTZ) END)"
+def _us(ns: str) -> str:
+    """Epoch microseconds (0 is unset: NULL); made a UTC timestamp in Arrow, whatever the session's time zone."""
+    return f"(CASE WHEN coalesce({ns}, 0) = 0 THEN NULL ELSE {ns} // 1000 END)"
 
 
 # ---- the statements -------------------------------------------------------------------------
@@ -221,7 +222,7 @@ WITH req AS (
 SELECT
   lower(hex(t_b)) AS trace_id, lower(hex(s_b)) AS span_id, lower(hex(p_b)) AS parent_span_id,
   s.name AS name, {_enum('s.kind', SPAN_KINDS, 'span_kind_', 'unspecified')} AS kind,
-  {_ts(_int64('start_v'))} AS started_at, {_ts(_int64('end_v'))} AS ended_at,
+  {_us(_int64('start_v'))} AS started_at, {_us(_int64('end_v'))} AS ended_at,
   {_enum('s.status.code', STATUS_CODES, 'status_code_', 'unset')} AS status_code,
   nullif(s.status.message, '') AS status_message,
   {_object('attrs', 'sb_')} AS attributes, resource,
@@ -348,6 +349,9 @@ def decode_requests(con) -> tuple[pa.Table, list[tuple[int, str, str]]]:
         errors.extend(_rejected_spans(con, rejected))
         rows = rows.filter(pc.is_null(problems))
     rows = rows.select(schema.names)
+    for name in ("started_at", "ended_at"):  # int64 microseconds to UTC timestamps, exactly
+        i = schema.get_field_index(name)
+        rows = rows.set_column(i, name, rows.column(i).cast(pa.timestamp("us")).cast(schema.field(name).type))
     return rows.cast(schema), errors
 
 
