@@ -30,7 +30,7 @@ class _Failed:
         self.exc = exc
 
 
-def ahead(items: Iterable[T], depth: int = 2, name: str = "trace-audit stage") -> Iterator[T]:
+def ahead(items: Iterable[T], depth: int = 1, name: str = "trace-audit stage") -> Iterator[T]:
     """The items of `items`, produced in a thread up to `depth` items ahead of the caller."""
     handoff: queue.Queue = queue.Queue(maxsize=depth)
     stop = threading.Event()
