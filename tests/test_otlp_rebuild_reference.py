@@ -14,7 +14,7 @@ import random
 import pytest
 
 from trace_audit.ingest.loader import ingest
-from trace_audit.ingest.otlp.mapping import Span, trace_rows
+from trace_audit.ingest.otlp.mapping import Span, rows
 from trace_audit.queries import db
 
 S = 1_794_000_000_000_000_000
@@ -70,10 +70,17 @@ def _span(rng: random.Random, trace: str, sid: str, parent: str | None, start: i
             a["trace_audit.attempts"] = rng.choice([1, "2", "x", 3])
         if rng.random() < 0.1:
             a["error.type"] = rng.choice(["Timeout", ""])
+        if rng.random() < 0.2:
+            a["trace_audit.error"] = rng.choice(["read-back: not found", "", 5, False])
     if rng.random() < 0.3:
         a[rng.choice(["user.id", "enduser.id"])] = rng.choice(["u-1", "u-2", ""])
     if rng.random() < 0.3:
         a[rng.choice(["gen_ai.conversation.id", "session.id"])] = rng.choice(["c-1", "c-2"])
+    if rng.random() < (0.5 if what == "agent" else 0.15):
+        # Business task ids: shared by several turns on purpose (clashes), odd types, and ids
+        # shaped like a trace-derived id (this trace's, another stored trace's, or no trace's).
+        a["trace_audit.task_id"] = rng.choice(
+            ["T-1", "T-1", "T-2", "T-3", 7, "7", "", True, 1.5, trace, f"{trace}:{sid}", f"{trace[:-1]}0", "f" * 32])
     if what == "agent" and rng.random() < 0.5:
         a["gen_ai.input.messages"] = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "do it"}]}])
         a["trace_audit.status"] = rng.choice(["partial", "bogus", ""])
@@ -113,19 +120,13 @@ def _doc(spans: list[dict]) -> str:
 
 
 def _reference(con) -> tuple[list, list, list]:
-    rows = con.execute("""SELECT trace_id, span_id, parent_span_id, name, epoch_us(started_at), epoch_us(ended_at),
+    stored = con.execute("""SELECT trace_id, span_id, parent_span_id, name, epoch_us(started_at), epoch_us(ended_at),
         status_code, status_message, CAST(attributes AS VARCHAR), CAST(resource AS VARCHAR), CAST(events AS VARCHAR),
         source_file, source_line FROM otel_spans ORDER BY trace_id""").fetchall()
     by_trace: dict[str, list[Span]] = {}
-    for r in rows:
+    for r in stored:
         by_trace.setdefault(r[0], []).append(Span(*r[:8], json.loads(r[8]), json.loads(r[9]), r[10], r[11], r[12]))
-    tasks, steps, messages = [], [], []
-    for spans in by_trace.values():
-        got = trace_rows(spans)
-        tasks += got[0]
-        steps += got[1]
-        messages += got[2]
-    return tasks, steps, messages
+    return rows(by_trace.values())
 
 
 TASK = ("task_id", "status", "goal", "final_answer", "conversation_id", "user_id", "total_steps", "success_steps",
@@ -134,15 +135,17 @@ STEP = ("task_id", "seq", "step_id", "tool", "kind", "status", "verified", "atte
         "input_tokens", "output_tokens", "span_id", "parent_span_id", "started_at", "ended_at")
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_sql_rebuild_matches_the_python_rules(seed, tmp_path):
     spans = random_spans(seed)
     random.Random(seed).shuffle(spans)
-    cut = len(spans) // 2
-    (tmp_path / "a.json").write_text(_doc(spans[:cut]))
-    (tmp_path / "b.json").write_text(_doc(spans[cut:]))
+    # Three files: a turn's claim is decided against turns stored by earlier loads too.
+    cuts = [0, len(spans) // 3, 2 * len(spans) // 3, len(spans)]
+    files = [tmp_path / f"{i}.json" for i in range(3)]
+    for i, f in enumerate(files):
+        f.write_text(_doc(spans[cuts[i]:cuts[i + 1]]))
     w = str(tmp_path / "w.duckdb")
-    summary = ingest([str(tmp_path / "a.json"), str(tmp_path / "b.json")], w, progress=False)
+    summary = ingest([str(f) for f in files], w, progress=False)
     assert not summary.failed
     con = db.connect(w, read_only=True)
     try:
@@ -153,12 +156,18 @@ def test_sql_rebuild_matches_the_python_rules(seed, tmp_path):
                                 "FROM steps ORDER BY task_id, seq").fetchall()
         got_messages = con.execute("SELECT message_id, content, epoch_us(created_at) FROM messages "
                                    "ORDER BY message_id").fetchall()
+        got_task_meta = con.execute("SELECT task_id, CAST(metadata AS VARCHAR) FROM tasks ORDER BY task_id").fetchall()
         got_step_json = con.execute("SELECT CAST(args AS VARCHAR), CAST(result AS VARCHAR), CAST(metadata AS VARCHAR) "
                                     "FROM steps ORDER BY task_id, seq").fetchall()
     finally:
         con.close()
     assert len(ref_tasks) > 10 and any(t["status"] == "running" for t in ref_tasks)
     assert got_tasks == sorted(tuple(t[c] for c in TASK) for t in ref_tasks)
+    assert [(t, json.loads(m)) for t, m in got_task_meta] == sorted((t["task_id"], t["metadata"]) for t in ref_tasks)
+    # The random traces do exercise the business ids: some taken, some refused.
+    assert sum(1 for t in ref_tasks if t["task_id"] != t["metadata"]["trace_id"]
+               and not t["task_id"].startswith(t["metadata"]["trace_id"] + ":")) >= 3
+    assert any("task_id_clash" in t["metadata"] for t in ref_tasks)
     ref_steps.sort(key=lambda s: (s["task_id"], s["seq"]))
     assert got_steps == [tuple(s[c] for c in STEP) for s in ref_steps]
     assert got_messages == sorted((m["message_id"], m["content"], m["created_at"]) for m in ref_messages)

@@ -16,8 +16,17 @@ The rules, in short (the full table is in docs/opentelemetry.md):
   form an unfinished task (status `running`, started at its earliest span),
   keyed by that missing parent's id, which is the id the real task span will
   have when it arrives, so the same task is completed later, not duplicated.
-- task_id is the trace id when the trace holds one task (the usual case), else
-  `<trace_id>:<task span id>`.
+- task_id is the turn's `trace_audit.task_id` (the id the user's other systems,
+  such as an audit log, give the turn: from the task span, else from its other
+  spans, first by start), else the trace id when the trace holds one task (the
+  usual case), else `<trace_id>:<task span id>`. A claimed id is not used when it
+  has the shape of a stored trace's derived id (and is not the turn's own), a task
+  of another source has it, or an earlier turn (start, trace id, task span id)
+  claims it too; that turn keeps its trace-derived id and says why in metadata
+  (`assign_task_ids`).
+- A step's error is `trace_audit.error` when set (also on a step that returned
+  success, e.g. a read-back that failed verification); on a failed step, else
+  the status message, what the result said, the exception event, `error.type`.
 - Steps are tool spans (GenAI `execute_tool`, OpenInference `TOOL`,
   OpenLLMetry `tool`) and LLM spans (`chat`/`text_completion`/
   `generate_content`, OpenInference `LLM`), numbered by start time.
@@ -32,6 +41,7 @@ The rules, in short (the full table is in docs/opentelemetry.md):
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Iterable
 
 from trace_audit.ingest.readers.base import RawJson
@@ -366,21 +376,81 @@ def _json_value(v: Any) -> Any:
 
 # ---- a trace to rows -------------------------------------------------------------------
 
-def trace_rows(spans: list[Span]) -> tuple[list[dict], list[dict], list[dict]]:
-    """(tasks, steps, messages) of one trace."""
+TASK_ID_KEY = "trace_audit.task_id"
+_DERIVED_SHAPE = re.compile(r"[0-9a-f]{32}(?::|\Z)")
+
+
+def claimed_task_id(head: Span | None, by_start: list[Span]) -> str | None:
+    """The turn's `trace_audit.task_id`: the task span's, else its other spans' (first by start).
+
+    Only a non-empty string or an integer is an id; anything else is ignored.
+    """
+    for s in ([head] if head is not None else []) + [m for m in by_start if m is not head]:
+        v = s.attrs.get(TASK_ID_KEY)
+        if (isinstance(v, str) and v != "") or (isinstance(v, int) and not isinstance(v, bool)):
+            return str(v)
+    return None
+
+
+def assign_task_ids(turns: list[dict], traces: set[str], held: dict[str, str]) -> None:
+    """Set each turn's `task_id` (and `clash`, when its claim could not be used).
+
+    `turns` (all stored turns) carry `derived` (the trace-derived id), `claim`, `start`,
+    `trace_id`, `key`; `traces` holds the ids of all stored traces; `held` maps task ids of other sources' tasks to their source. A claim
+    is used unless it has the shape of a trace-derived id of a stored trace and is not the
+    turn's own, another source holds it, or an earlier turn (start, then trace id, then task
+    span id) claims it too. So a derived id is never taken by a claim, and a claim is unique.
+    """
+    winners: dict[str, dict] = {}
+    for t in sorted(turns, key=lambda t: (t["start"] is None, t["start"] or 0, t["trace_id"], t["key"])):
+        t["task_id"], t["clash"], claim = t["derived"], None, t["claim"]
+        if claim is None:
+            continue
+        if _DERIVED_SHAPE.match(claim) and claim != t["derived"] and claim.split(":")[0] in traces:
+            t["clash"] = "names another turn of a stored trace"
+        elif claim in held:
+            t["clash"] = f"held by a {held[claim]} task"
+        elif claim in winners:
+            w = winners[claim]
+            t["clash"] = f"claimed by an earlier turn (trace {w['trace_id']}, task span {w['key']})"
+        else:
+            winners[claim] = t
+            t["task_id"] = claim
+
+
+def rows(traces: Iterable[list[Span]], held: dict[str, str] | None = None) -> tuple[list[dict], list[dict], list[dict]]:
+    """(tasks, steps, messages) of all the traces, with task ids assigned across them."""
+    turns: list[dict] = []
+    trace_ids: set[str] = set()
+    for spans in traces:
+        trace_ids.update(s.trace_id for s in spans)
+        groups = group_turns(spans)
+        for key, head, members in groups:
+            trace_id = members[0].trace_id
+            by_start = sorted(members, key=lambda m: (m.start if m.start is not None else 1 << 62, m.span_id))
+            turns.append({
+                "trace_id": trace_id, "key": key, "head": head, "members": members,
+                "derived": trace_id if len(groups) == 1 else f"{trace_id}:{key}",
+                "claim": claimed_task_id(head, by_start),
+                "start": head.start if head is not None else min(
+                    (m.start for m in members if m.start is not None), default=None),
+            })
+    assign_task_ids(turns, trace_ids, held or {})
     tasks: list[dict] = []
     steps: list[dict] = []
     messages: list[dict] = []
-    turns = group_turns(spans)
-    single = len(turns) == 1
-    for key, head, members in turns:
-        trace_id = members[0].trace_id
-        task_id = trace_id if single else f"{trace_id}:{key}"
-        _turn_rows(task_id, key, head, members, tasks, steps, messages)
+    for t in turns:
+        extra = {"claimed_task_id": t["claim"], "task_id_clash": t["clash"]}
+        _turn_rows(t["task_id"], t["key"], t["head"], t["members"], tasks, steps, messages, extra)
     return tasks, steps, messages
 
 
-def _turn_rows(task_id, key, head, members, tasks, steps, messages) -> None:
+def trace_rows(spans: list[Span]) -> tuple[list[dict], list[dict], list[dict]]:
+    """(tasks, steps, messages) of one trace, as if no other trace were stored."""
+    return rows([spans])
+
+
+def _turn_rows(task_id, key, head, members, tasks, steps, messages, extra) -> None:
     step_spans = sorted((m for m in members if m.role in ("tool", "llm") and m is not head),
                         key=lambda m: (m.start if m.start is not None else 1 << 62, m.span_id))
     by_start = sorted(members, key=lambda m: (m.start if m.start is not None else 1 << 62, m.span_id))
@@ -440,6 +510,7 @@ def _turn_rows(task_id, key, head, members, tasks, steps, messages) -> None:
         metadata["unfinished"] = "the task span has not arrived: the turn is still running or was lost"
     if head is not None and head.status_message:
         metadata["status_message"] = head.status_message
+    metadata.update(extra)
     tasks.append({
         "task_id": task_id, "source": "otlp", "user_id": _str(user_id), "conversation_id": _str(conversation_id),
         "goal": goal, "status": status, "total_steps": len(work), "success_steps": ok,
@@ -490,8 +561,11 @@ def _step_row(task_id: str, seq: int, s: Span) -> dict[str, Any]:
     error_type = a.get("error.type")
     said = payload_failure(result) if s.role == "tool" else None
     failed = s.status == "error" or bool(error_type) or said is not None
-    error = None
-    if failed:
+    # trace_audit.error is the error as the agent recorded it: kept even on a step that returned
+    # success (a read-back that failed verification), and preferred on a failed one.
+    recorded = a.get("trace_audit.error")
+    error = _str(recorded) if recorded not in (None, "") else None
+    if failed and error is None:
         error = s.status_message or said or _exception_message(s) or (str(error_type) if error_type else None)
     verified = as_bool(a.get("trace_audit.verified"))
     if verified is None and isinstance(result, dict):

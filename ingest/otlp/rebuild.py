@@ -4,7 +4,11 @@ Runs inside the loader's transaction for the file (see `loader.AfterFile`),
 right after the file's spans were upserted into `otel_spans`. The touched
 traces are rebuilt from ALL their stored spans, so the result depends only on
 which spans are stored, never on how they were split or in which order they
-came.
+came. Turns that claim a business task id (`trace_audit.task_id`) are decided
+against each other across traces: when a touched turn claims, or used to hold,
+an id that stored turns of other traces claim, those traces are rebuilt too
+(`rebuild_sql.CLAIM_CLOSURE`), so the earliest claimant holds it whatever the
+load order.
 
 The rebuild is set-based SQL over `otel_spans` (`rebuild_sql`): roles, turns
 (a recursive walk up the parent links), seq by start time, failure, verified
@@ -42,8 +46,14 @@ def rebuild_traces(con, trace_ids: pa.Table) -> dict[str, int]:
     finally:
         con.unregister("otlp_touched_in")
     try:
-        for statement in (q.SPANS, q.CHAIN, q.FLAGS, q.MEMBERS, q.STEPS, q.TASKS):
-            con.execute(statement)
+        _derive(con)
+        if con.execute(q.CLAIMS_IN_PLAY).fetchall()[0][0]:
+            more = con.execute(q.CLAIM_CLOSURE).fetchall()
+            if more:
+                con.executemany("INSERT INTO otlp_touched VALUES (?)", more)
+                _derive(con)
+        con.execute(q.NAMED_TRACES if con.execute(q.SHAPED_CLAIMS).fetchall()[0][0] else q.NO_NAMED_TRACES)
+        con.execute(q.IDS)
         texts = _texts(con)
         con.register("otlp_text", texts)
         try:
@@ -60,6 +70,12 @@ def rebuild_traces(con, trace_ids: pa.Table) -> dict[str, int]:
             con.execute(statement)
         con.execute("DROP TABLE IF EXISTS otlp_touched")
     return counts
+
+
+def _derive(con) -> None:
+    """Turns, steps and tasks of the touched traces (temp tables), and their stored rows."""
+    for statement in (q.SPANS, q.CHAIN, q.FLAGS, q.MEMBERS, q.STEPS, q.TASKS, q.OLD):
+        con.execute(statement)
 
 
 class _Attrs:

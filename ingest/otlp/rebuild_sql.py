@@ -14,7 +14,7 @@ value, Python truthiness, `str()` of a value, `as_bool` / `as_int`.
 
 from __future__ import annotations
 
-from trace_audit.ingest.otlp.mapping import CONVERSATION_KEYS, USER_KEYS
+from trace_audit.ingest.otlp.mapping import CONVERSATION_KEYS, TASK_ID_KEY, USER_KEYS
 
 TOOL_NAME = ("gen_ai.tool.name", "tool.name", "traceloop.entity.name")
 TOOL_ARGS = ("gen_ai.tool.call.arguments", "input.value", "traceloop.entity.input")
@@ -37,7 +37,7 @@ ATTRS = tuple(dict.fromkeys((
     *CONVERSATION_KEYS, *USER_KEYS, *TEXT_KEYS,
     "error.type", "trace_audit.verified", "trace_audit.attempts", "trace_audit.detail", "trace_audit.reason",
     "trace_audit.status", "trace_audit.replanned", "trace_audit.prompt_version", "gen_ai.tool.call.id",
-    "gen_ai.agent.name", "gen_ai.agent.id", "gen_ai.agent.version",
+    "gen_ai.agent.name", "gen_ai.agent.id", "gen_ai.agent.version", "trace_audit.error", TASK_ID_KEY,
 )))
 RESOURCE_ATTRS = tuple(dict.fromkeys((*CONVERSATION_KEYS, *USER_KEYS, "service.name", "service.version")))
 RESULT_KEYS = ("isError", "is_error", "ok", "success", "error", "exit_code", "exitCode", "exitcode",
@@ -140,6 +140,7 @@ _nulled = ", ".join(f"nullif(CAST(a[{i + 1}] AS VARCHAR), 'null') AS a{i}" for i
 _op = col("gen_ai.operation.name")
 _oi = col("openinference.span.kind")
 _tl = col("traceloop.span.kind")
+_claim = col(TASK_ID_KEY)
 
 SPANS = f"""
 CREATE OR REPLACE TEMP TABLE otlp_sp AS
@@ -176,7 +177,9 @@ SELECT *,
   END AS role,
   {first([col(k) for k in CONVERSATION_KEYS])} AS conv_v,
   {first([col(k) for k in USER_KEYS])} AS user_v,
-  {first([col(k) for k in PROVIDER])} AS prov_v
+  {first([col(k) for k in PROVIDER])} AS prov_v,
+  CASE WHEN {is_str(_claim)} AND {_claim} <> '""' THEN {sval(_claim)}
+       WHEN json_type({_claim}) IN ('BIGINT', 'UBIGINT') THEN {_claim} END AS claim_v
 FROM y
 """
 
@@ -234,7 +237,7 @@ SELECT *,
   row_number() OVER w AS ord,
   sum(CASE WHEN is_step THEN 1 ELSE 0 END) OVER (w ROWS UNBOUNDED PRECEDING) AS seq
 FROM (
-  SELECT s.n, s.trace_id, s.span_id, s.role, s.started_at, s.ended_at, s.conv_v, s.user_v, s.prov_v,
+  SELECT s.n, s.trace_id, s.span_id, s.role, s.started_at, s.ended_at, s.conv_v, s.user_v, s.prov_v, s.claim_v,
     t.task_id, t.turn_key, t.has_head, (t.has_head AND s.span_id = t.turn_key) AS is_task_head,
     s.role IN ('tool', 'llm') AND NOT (t.has_head AND s.span_id = t.turn_key) AS is_step
   FROM otlp_sp s JOIN k USING (trace_id, span_id) JOIN t ON t.trace_id = s.trace_id AND t.turn_key = k.turn_key
@@ -317,8 +320,9 @@ SELECT task_id, seq::INTEGER AS seq,
     AS verified,
   CAST(coalesce({as_int(col('trace_audit.attempts'))},
                 CASE WHEN json_type(r) = 'OBJECT' THEN {as_int(_p('attempts'))} END) AS INTEGER) AS attempts,
-  CASE WHEN failed THEN coalesce(nullif(status_message, ''), nullif(said, ''), {_exception},
-                                 CASE WHEN {truthy(_err)} THEN {pystr(_err)} END) END AS error,
+  coalesce(CASE WHEN {present(col('trace_audit.error'))} THEN {pystr(col('trace_audit.error'))} END,
+           CASE WHEN failed THEN coalesce(nullif(status_message, ''), nullif(said, ''), {_exception},
+                                          CASE WHEN {truthy(_err)} THEN {pystr(_err)} END) END) AS error,
   CASE WHEN {col('trace_audit.detail')} IS NOT NULL THEN {pystr(col('trace_audit.detail'))}
        WHEN json_type(r) = 'OBJECT' AND {is_str(_p('detail'))} THEN {sval(_p('detail'))} END AS detail,
   CAST({json_value('result_raw')} AS JSON) AS result,
@@ -347,6 +351,8 @@ WITH per AS (
     arg_min({_user}, ord) FILTER (NOT is_task_head AND {_user} IS NOT NULL) AS o_user,
     arg_min({_prov}, ord) FILTER (is_task_head) AS h_prov,
     arg_min({_prov}, ord) FILTER (NOT is_task_head AND {_prov} IS NOT NULL) AS o_prov,
+    arg_min(claim_v, ord) FILTER (is_task_head) AS h_claim,
+    arg_min(claim_v, ord) FILTER (NOT is_task_head AND claim_v IS NOT NULL) AS o_claim,
     min(started_at) AS first_start, max(ended_at) AS last_end,
     arg_min(n, ord) AS first_n
   FROM otlp_m GROUP BY task_id
@@ -399,41 +405,132 @@ SELECT task_id, 'otlp' AS source,
                      "or was lost') END"),
       ("status_message", "CASE WHEN has_head AND status_message <> '' THEN to_json(status_message) END"),
   ])} AS JSON) AS metadata,
-  source_file, source_line, trace_id, last_end
+  source_file, source_line, trace_id, last_end, turn_key,
+  coalesce(CASE WHEN has_head THEN h_claim END, o_claim) AS claim
 FROM s
 """
 
+# ---- task ids ------------------------------------------------------------------------
+# A turn's id is its trace-derived id (`otlp_task.task_id`, called turn_id from here on) or
+# the `trace_audit.task_id` it claims (mapping.assign_task_ids). Every stored OTLP task
+# names its trace in metadata.trace_id, and a turn that claimed an id keeps the claim in
+# metadata.claimed_task_id (whether it got the id or not).
+
+DERIVED_SHAPE = "'^[0-9a-f]{32}(:|$)'"
+
+# The stored rows of the touched traces (to be replaced), and of other traces whose turn
+# holds an id that starts with a touched trace's id (a claim made before that trace came).
+OLD = """
+CREATE OR REPLACE TEMP TABLE otlp_old AS
+SELECT task_id, metadata->>'trace_id' AS trace_id, metadata->>'claimed_task_id' AS claim
+FROM tasks
+WHERE source = 'otlp' AND (metadata->>'trace_id' IN (SELECT trace_id FROM otlp_touched)
+                           OR split_part(task_id, ':', 1) IN (SELECT trace_id FROM otlp_touched))
+"""
+
+CLAIMS_IN_PLAY = """
+SELECT (SELECT count(claim) FROM otlp_task) + (SELECT count(claim) FROM otlp_old)
+       + (SELECT count(*) FROM otlp_old WHERE trace_id NOT IN (SELECT trace_id FROM otlp_touched))
+"""
+
+# Untouched traces whose turns claim, hold or held an id that a touched turn claims or
+# claimed (and so on, transitively), or hold an id named after a touched trace: who gets
+# the id may change, so they are rebuilt too.
+CLAIM_CLOSURE = """
+WITH RECURSIVE stored AS (
+  SELECT metadata->>'trace_id' AS trace_id, metadata->>'claimed_task_id' AS claim FROM tasks
+  WHERE source = 'otlp' AND contains(CAST(metadata AS VARCHAR), '"claimed_task_id"')
+), c(trace_id) AS (
+  SELECT trace_id FROM stored WHERE claim IN (SELECT claim FROM otlp_task UNION ALL SELECT claim FROM otlp_old)
+  UNION
+  SELECT trace_id FROM otlp_old
+  UNION
+  SELECT s2.trace_id FROM c JOIN stored s1 ON s1.trace_id = c.trace_id JOIN stored s2 ON s2.claim = s1.claim
+)
+SELECT DISTINCT trace_id FROM c WHERE trace_id IS NOT NULL AND trace_id NOT IN (SELECT trace_id FROM otlp_touched)
+"""
+
+# Stored traces named by a claim shaped like a trace-derived id (only run when there is one).
+SHAPED_CLAIMS = f"SELECT count(*) FROM otlp_task WHERE regexp_matches(claim, {DERIVED_SHAPE})"
+NAMED_TRACES = f"""
+CREATE OR REPLACE TEMP TABLE otlp_named AS
+SELECT DISTINCT trace_id FROM otel_spans
+WHERE trace_id IN (SELECT split_part(claim, ':', 1) FROM otlp_task WHERE regexp_matches(claim, {DERIVED_SHAPE}))
+"""
+NO_NAMED_TRACES = "CREATE OR REPLACE TEMP TABLE otlp_named (trace_id VARCHAR)"
+
+# Each turn's id: its claim when no check refuses it and it is the earliest claimant
+# (start, then trace id, then task span id), else its turn id; the claim, and why it was
+# refused, in metadata.
+IDS = f"""
+CREATE OR REPLACE TEMP TABLE otlp_ids AS
+WITH held AS (
+  SELECT task_id AS claim, min(source) AS source FROM tasks
+  WHERE source <> 'otlp' AND task_id IN (SELECT claim FROM otlp_task) GROUP BY ALL
+), c AS (
+  SELECT t.task_id AS turn_id, t.trace_id, t.turn_key, t.started_at, t.claim,
+    CASE WHEN t.claim IS NULL THEN NULL
+         WHEN regexp_matches(t.claim, {DERIVED_SHAPE}) AND t.claim <> t.task_id
+              AND split_part(t.claim, ':', 1) IN (SELECT trace_id FROM otlp_named)
+           THEN 'names another turn of a stored trace'
+         WHEN held.source IS NOT NULL THEN 'held by a ' || held.source || ' task' END AS refused
+  FROM otlp_task t LEFT JOIN held USING (claim)
+), r AS (
+  SELECT turn_id, row_number() OVER w AS rank, first_value(trace_id) OVER w AS first_trace,
+    first_value(turn_key) OVER w AS first_key
+  FROM c WHERE claim IS NOT NULL AND refused IS NULL
+  WINDOW w AS (PARTITION BY claim ORDER BY started_at NULLS LAST, trace_id, turn_key)
+), d AS (
+  SELECT c.turn_id, c.claim, r.rank,
+    coalesce(c.refused, CASE WHEN r.rank > 1 THEN 'claimed by an earlier turn (trace ' || r.first_trace
+                                                   || ', task span ' || r.first_key || ')' END) AS clash
+  FROM c LEFT JOIN r USING (turn_id)
+)
+SELECT turn_id, CASE WHEN rank = 1 THEN claim ELSE turn_id END AS task_id,
+  CASE WHEN clash IS NOT NULL THEN json_object('claimed_task_id', claim, 'task_id_clash', clash)
+       WHEN claim IS NOT NULL THEN json_object('claimed_task_id', claim)
+       ELSE '{{}}' END AS meta
+FROM d
+"""
+
+_OLD_IDS = "(SELECT task_id FROM otlp_old WHERE trace_id IN (SELECT trace_id FROM otlp_touched))"
 DELETE_OLD = [
-    """CREATE OR REPLACE TEMP TABLE otlp_old AS
-       SELECT task_id FROM tasks
-       WHERE source = 'otlp' AND split_part(task_id, ':', 1) IN (SELECT trace_id FROM otlp_touched)""",
-    "DELETE FROM steps WHERE task_id IN (SELECT task_id FROM otlp_old)",
-    "DELETE FROM messages WHERE source = 'otlp' AND task_id IN (SELECT task_id FROM otlp_old)",
-    "DELETE FROM tasks WHERE source = 'otlp' AND task_id IN (SELECT task_id FROM otlp_old)",
+    f"DELETE FROM steps WHERE task_id IN {_OLD_IDS}",
+    f"DELETE FROM messages WHERE source = 'otlp' AND task_id IN {_OLD_IDS}",
+    f"DELETE FROM tasks WHERE source = 'otlp' AND task_id IN {_OLD_IDS}",
 ]
 
 INSERT_STEPS = """
 INSERT INTO steps BY NAME
-SELECT * FROM otlp_step
+SELECT s.* REPLACE (i.task_id AS task_id)
+FROM otlp_step s JOIN otlp_ids i ON i.turn_id = s.task_id
 """
 
-INSERT_TASKS = """
+_TASKS = """
+WITH t AS (
+  SELECT ot.* EXCLUDE (turn_key, claim) REPLACE (i.task_id AS task_id,
+         CAST(json_merge_patch(ot.metadata, i.meta) AS JSON) AS metadata), ot.task_id AS turn_id
+  FROM otlp_task ot JOIN otlp_ids i ON i.turn_id = ot.task_id
+)
+"""
+
+INSERT_TASKS = _TASKS + """
 INSERT INTO tasks BY NAME
-SELECT t.* EXCLUDE (trace_id, last_end), x.goal, x.final_answer
-FROM otlp_task t LEFT JOIN otlp_text x USING (task_id)
+SELECT t.* EXCLUDE (trace_id, last_end, turn_id), x.goal, x.final_answer
+FROM t LEFT JOIN otlp_text x ON x.task_id = t.turn_id
 """
 
-INSERT_MESSAGES = """
+INSERT_MESSAGES = _TASKS + """
 INSERT INTO messages BY NAME
 SELECT t.task_id || ':user' AS message_id, t.conversation_id, t.user_id, 'user' AS role, x.goal AS content,
        t.started_at AS created_at, t.task_id, 'otlp' AS source, CAST(json_object('trace_id', t.trace_id) AS JSON) AS metadata,
        t.source_file, t.source_line
-FROM otlp_task t JOIN otlp_text x USING (task_id) WHERE x.goal IS NOT NULL AND x.goal <> ''
+FROM t JOIN otlp_text x ON x.task_id = t.turn_id WHERE x.goal IS NOT NULL AND x.goal <> ''
 UNION ALL BY NAME
 SELECT t.task_id || ':assistant' AS message_id, t.conversation_id, t.user_id, 'assistant' AS role,
        x.final_answer AS content, coalesce(t.finished_at, t.last_end, t.started_at) AS created_at, t.task_id,
        'otlp' AS source, CAST(json_object('trace_id', t.trace_id) AS JSON) AS metadata, t.source_file, t.source_line
-FROM otlp_task t JOIN otlp_text x USING (task_id) WHERE x.final_answer IS NOT NULL AND x.final_answer <> ''
+FROM t JOIN otlp_text x ON x.task_id = t.turn_id WHERE x.final_answer IS NOT NULL AND x.final_answer <> ''
 """
 
 # Spans whose text the turn's request and reply come from: heads first; LLM steps of
@@ -451,4 +548,5 @@ WHERE s.kind = 'llm' AND s.task_id IN (SELECT task_id FROM otlp_need_text)
 """
 
 DROP = ["DROP TABLE IF EXISTS " + t for t in
-        ("otlp_sp", "otlp_chain", "otlp_flag", "otlp_m", "otlp_step", "otlp_task", "otlp_old", "otlp_need_text")]
+        ("otlp_sp", "otlp_chain", "otlp_flag", "otlp_m", "otlp_step", "otlp_task", "otlp_old", "otlp_ids", "otlp_named",
+         "otlp_need_text")]
