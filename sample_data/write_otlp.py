@@ -15,13 +15,15 @@ failed steps, and `trace_audit.verified` / `trace_audit.attempts` /
 returned success but failed verification; a failed step's error is its span
 status message).
 
-Every span of a turn that has a task row carries `trace_audit.source_task_id`
-(the dump's task id: what the business system's audit log and chat log call
-the turn), and tool spans also carry `gen_ai.conversation.id` and `user.id`,
-as instrumentations that propagate the session to every span do: a turn whose
-agent span never ended still says whose it is. A turn that left no task row
-(not logged in, a clarifying question) is still an agent invocation: it is an
-`invoke_agent` span with no tool spans and no `trace_audit.source_task_id`.
+Every span of a turn that has a task row carries `trace_audit.task_id` (the
+dump's task id: what the business system's audit log and chat log call the
+turn; trace-audit makes it the task's id), and tool spans also carry
+`gen_ai.conversation.id` and `user.id`, as instrumentations that propagate the
+session to every span do: a turn whose agent span never ended still says whose
+it is and which task it is. A turn that left no task row (not logged in, a
+clarifying question) is still an agent invocation: it is an `invoke_agent`
+span with no tool spans and no `trace_audit.task_id` (its task id is the trace
+id).
 
 What OpenTelemetry cannot carry, and so this copy does not either: a turn
 still running exports only its finished steps (the agent span never ended;
@@ -92,7 +94,7 @@ def turn_request(turn) -> dict | None:
     agent_id = _id(key + ":agent", 8)
     user = str(turn.user_id) if turn.source == "seed004" else "u-%d" % turn.user_id
     # Which turn this is, on every span (an unfinished turn has no agent span to say it).
-    turn_attrs = [_attr("trace_audit.source_task_id", str(turn.task_id))] if has_task else []
+    turn_attrs = [_attr("trace_audit.task_id", str(turn.task_id))] if has_task else []
     spans = []
     for s in turn.steps:
         if s.end is None:

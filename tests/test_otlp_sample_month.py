@@ -12,7 +12,6 @@ running turn exports only its finished steps (no request, started at its first s
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -37,9 +36,6 @@ PER_TOOL = ("SELECT tool, count(*), count(*) FILTER (status = 'failed'), count(*
 EXPORTED = ("status <> 'running' OR EXISTS (SELECT 1 FROM steps s WHERE s.task_id = t.task_id "
             "AND s.ended_at IS NOT NULL)")
 FINDINGS = "SELECT rule_id, task_id, conversation_id, user_id, seq, message, evidence, event_time FROM findings"
-# ingest/otlp drops the read-back error of a step that returned success (xfail below): blanked
-# on both sides here so that everything else is still compared exactly; False once that xfail passes.
-READBACK_ERROR_DROPPED = True
 REPLY_RULES = ("said_but_not_done", "sentinel_ignored")  # their event time is the reply's
 
 
@@ -60,37 +56,27 @@ def month(tmp_path_factory):
     _load(d / "seeds.duckdb", SAMPLE / "seed004", SAMPLE / "seed001")
     _load(d / "otlp.duckdb", OTLP, SAMPLE / "seed004" / "audit_logs.jsonl")
     seeds, otlp = db.connect(str(d / "seeds.duckdb"), read_only=True), db.connect(str(d / "otlp.duckdb"), read_only=True)
-    # Every span of a turn with a task row names the dump's task id (write_otlp.py).
-    ids = dict(otlp.execute(
-        "SELECT DISTINCT trace_id, attributes->>'$.\"trace_audit.source_task_id\"' FROM otel_spans "
-        "WHERE attributes->>'$.\"trace_audit.source_task_id\"' IS NOT NULL").fetchall())
+    # Every span of a turn with a task row names the dump's task id (write_otlp.py), and the
+    # task takes it; a turn without one is keyed by its trace id.
+    ids = {t for (t,) in otlp.execute(
+        "SELECT DISTINCT attributes->>'$.\"trace_audit.task_id\"' FROM otel_spans "
+        "WHERE attributes->>'$.\"trace_audit.task_id\"' IS NOT NULL").fetchall()}
     yield seeds, otlp, ids, d
     seeds.close()
     otlp.close()
 
 
-def _strip_readback_error(rule: str, ev: dict) -> None:
-    if not READBACK_ERROR_DROPPED:
-        return
-    if rule == "verified_false":  # always a step that returned success
-        ev["error"] = None
-    for step in ev.get("tools", []):
-        if step.get("status") == "success":
-            step["error"] = None
-
-
-def _findings(con, ids: dict | None) -> dict[tuple, list]:
+def _findings(con, ids: set | None) -> dict[tuple, list]:
     """Findings keyed by everything but the event time (kept aside, compared with a tolerance)."""
     out: dict[tuple, list] = {}
     for rule, task, conv, user, seq, message, evidence, at in con.execute(FINDINGS).fetchall():
-        if ids is not None and task is not None:
-            task = ids.get(task)  # a turn without a task row has none in the dumps either
+        if ids is not None and task not in ids:
+            task = None  # a turn without a task row has none in the dumps either
         ev = json.loads(evidence)
         # The reply's id is each store's own, and the chat dump ties 40% of replies to their
         # turn by time where the telemetry knows the turn: neither is part of the picture.
         ev.pop("message_id", None)
         ev.pop("link", None)
-        _strip_readback_error(rule, ev)
         key = (rule, task, conv, user, seq, message, json.dumps(ev, sort_keys=True, ensure_ascii=False))
         out.setdefault(key, []).append(at)
     return out
@@ -121,9 +107,6 @@ def test_otlp_month_matches_the_seed_dumps(month):
 def test_every_rule_finds_the_same_turns(month):
     seeds, otlp, ids, _ = month
     s, o = _findings(seeds, None), _findings(otlp, ids)
-    # audit_mismatch has its own tests below (the audit log names turns by the dump's ids).
-    s = {k: v for k, v in s.items() if k[0] != "audit_mismatch"}
-    o = {k: v for k, v in o.items() if k[0] != "audit_mismatch"}
     running = {str(t) for (t,) in seeds.execute("SELECT task_id FROM tasks WHERE status = 'running'").fetchall()}
     unexported = {str(t) for (t,) in seeds.execute(
         f"SELECT task_id FROM tasks t WHERE status = 'running' AND NOT ({EXPORTED})").fetchall()}
@@ -156,43 +139,26 @@ def test_every_rule_finds_the_same_turns(month):
         Counter(k[0] for k, v in s.items() for _ in v) - Counter(stuck_running=lost) and lost > 0
 
 
-def _audit(con, ids: dict | None) -> set:
+def _audit(con, ids: set | None) -> set:
     return {k for k in _findings(con, ids) if k[0] == "audit_mismatch"}
 
 
-def test_audit_findings_match_once_audit_rows_name_the_traces(month, tmp_path):
-    """What a plain load lacks is only the key: with each audit row's task id translated to the
-    trace that carries it (trace_audit.source_task_id), the audit findings are identical."""
-    seeds, _, ids, d = month
-    shutil.copy(d / "otlp.duckdb", tmp_path / "keyed.duckdb")
-    con = db.connect(str(tmp_path / "keyed.duckdb"))
-    try:
-        con.execute("UPDATE audit_logs SET task_id = m.trace_id FROM (SELECT unnest(?) AS trace_id, "
-                    "unnest(?) AS source_id) m WHERE audit_logs.task_id = m.source_id",
-                    [list(ids), list(ids.values())])
-        run = run_rules(con, now=NOW, rule_ids=["audit_mismatch"])
-        con.execute("DELETE FROM findings WHERE run_id <> ?", [run.run_id])
-        assert _audit(con, ids) == _audit(seeds, None) and len(_audit(seeds, None)) == 34
-    finally:
-        con.close()
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "ingest/otlp keys an OTLP turn by its trace id and has no way to take the business task id "
-    "(the spans' trace_audit.source_task_id) that audit rows name: the ~70% of audit rows with a "
-    "task_id link to nothing, and a task-less row of the same turn then pairs with the wrong step"))
 def test_plain_load_gives_the_same_audit_findings(month):
+    """The audit log names turns by the business task id; the spans carry it as
+    trace_audit.task_id, so a plain load links them: the same 34 findings."""
     seeds, otlp, ids, _ = month
-    assert _audit(otlp, ids) == _audit(seeds, None)
+    assert _audit(otlp, ids) == _audit(seeds, None) and len(_audit(seeds, None)) == 34
+    # Every task row's id is the dump's, and no turn gave its claim up.
+    assert otlp.execute("SELECT count(*) FROM tasks WHERE metadata->>'task_id_clash' IS NOT NULL").fetchall() == [(0,)]
+    assert {t for (t,) in otlp.execute("SELECT task_id FROM tasks WHERE task_id <> metadata->>'trace_id'").fetchall()} \
+        == ids
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ingest/otlp/rebuild_sql.py STEPS sets steps.error only when the span failed: the read-back "
-    "error of a step that returned success but failed verification (trace_audit.error) is dropped"))
 def test_readback_error_of_an_unverified_step_survives(month):
     seeds, otlp, _, _ = month
     q = "SELECT tool, error FROM steps WHERE status = 'success' AND error IS NOT NULL ORDER BY ALL"
-    assert otlp.execute(q).fetchall() == seeds.execute(q).fetchall()
+    got = otlp.execute(q).fetchall()
+    assert got == seeds.execute(q).fetchall() and len(got) > 0
 
 
 def _overview(con):
