@@ -225,7 +225,8 @@ def _block_to_frame(block: bytes, first_line: int, frame: Frame, max_bytes: int)
     # here: as records they would cost ~40 bytes of index each, in every
     # stage a frame passes through. A few stray ones stay (dropping them would
     # copy the block) and the decoder ignores them.
-    empty = (lengths == 1) | ((lengths == 2) & (a[offsets[:-1]] == 13))
+    first = a[offsets[:-1]]  # a last line without a newline ("T") is not empty
+    empty = ((lengths == 1) & (first == 10)) | ((lengths == 2) & (first == 13) & (a[offsets[1:] - 1] == 10))
     if int(empty.sum()) * 2 > n:
         keep = ~empty
     if max_bytes and lengths.max(initial=0) > max_bytes + 2:  # +2: the newline (CRLF) is not the record

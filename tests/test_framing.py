@@ -41,6 +41,23 @@ def test_last_line_without_newline_and_crlf():
     assert records == [(1, '{"a": 1}'), (2, '{"a": 2}'), (3, '{"a": 3}')]
 
 
+@pytest.mark.parametrize("data, expected", [
+    (b"T", [(1, "T")]),                            # one character, no newline: a record, not an empty line
+    (b"\n\n\nT", [(4, "T")]),                      # mostly empty lines (dropped early), numbers kept
+    (b"\r\n\r\n\r\n{}\r", [(4, "{}\r")]),
+    (b"\n" * 5000 + b'{"a": 1}\n' + b"\r\n" * 5000 + b"x", [(5001, '{"a": 1}'), (10002, "x")]),
+])
+def test_empty_lines_are_dropped_but_short_records_and_line_numbers_are_not(data, expected):
+    records = []
+    for f in framing.frames(io.BytesIO(data)):
+        table = f.records()
+        if table is not None:
+            records += [(ln, raw.rstrip("\n")) for ln, raw in zip(table.column("line").to_pylist(),
+                                                                  table.column("raw").to_pylist())
+                        if raw not in ("\n", "\r\n")]
+    assert records == expected
+
+
 def test_over_long_line_across_blocks(monkeypatch):
     monkeypatch.setattr(framing, "BLOCK_BYTES", 16)
     data = b'{"a": 1}\n' + b'{"b": "' + b"x" * 100 + b'"}\n{"c": 3}\n'
