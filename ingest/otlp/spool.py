@@ -22,9 +22,13 @@ import threading
 from pathlib import Path
 
 _SEGMENT = re.compile(r"^(open|ready)-(\d+)\.otlp\.(pb|jsonl)$")
-# A segment is sealed once it reaches this size, so a backlog is many small
-# files loaded one transaction each, never one huge file held in memory.
-SEGMENT_BYTES = 16 * 1024 * 1024
+# A segment is sealed once it reaches this size, so a backlog is several
+# files loaded one transaction each, never one huge transaction. Each load
+# pays a fixed cost (the turn rebuild, little overlap of its stages), so
+# fewer, larger segments load faster: with 64 MiB instead of 16, a backlog of
+# 300k spans loaded end to end at 26k spans/s instead of 20k. Memory stays
+# bounded: the loader reads a segment in frames of proto.FRAME_SPANS spans.
+SEGMENT_BYTES = 64 * 1024 * 1024
 
 
 class Spool:
