@@ -52,3 +52,38 @@ def test_a_consumer_that_stops_early_stops_the_stage_and_waits_for_it():
 def test_stages_chain():
     doubled = (x * 2 for x in ahead(iter(range(50))))
     assert list(ahead(doubled)) == [x * 2 for x in range(50)]
+
+
+def test_a_write_that_fails_mid_file_rolls_the_file_back_and_the_next_file_loads(tmp_path, monkeypatch):
+    """The loader's stages stop and are waited for when writing fails; the decoder then serves the next file."""
+    import duckdb
+
+    from test_ingest_support import step, task, write_jsonl
+    from trace_audit.ingest import framing, loader
+    from trace_audit.queries import db
+
+    monkeypatch.setattr(framing, "BLOCK_BYTES", 4096)  # many frames per file
+    bad = write_jsonl(tmp_path / "a.jsonl", [step(f"a{i // 4}", i % 4 + 1) for i in range(400)])
+    good = write_jsonl(tmp_path / "b.jsonl", [task(1), *[step(1, s) for s in range(1, 6)]])
+    real_append, calls = loader._append, []
+
+    def failing_append(con, table, rows):
+        calls.append(rows.num_rows)
+        if len(calls) == 3:  # the third frame of the first file
+            raise duckdb.IOException("simulated: the disk went away")
+        return real_append(con, table, rows)
+
+    monkeypatch.setattr(loader, "_append", failing_append)
+    path = str(tmp_path / "w.duckdb")
+    summary = loader.ingest([str(bad), str(good)], path, progress=False)
+    first, second = summary.files
+    assert first.status == "failed" and "the disk went away" in first.message
+    assert second.status == "loaded" and second.counts["steps"] == 5 and second.counts["tasks"] == 1
+    assert not [t for t in threading.enumerate() if t.name.startswith("trace-audit ")]
+    con = db.connect(path, read_only=True)
+    try:  # nothing of the failed file, all of the good one
+        assert con.execute("SELECT count(*) FROM steps WHERE task_id LIKE 'a%'").fetchall() == [(0,)]
+        assert con.execute("SELECT count(*) FROM steps").fetchall() == [(5,)]
+        assert con.execute("SELECT path FROM ingest_files").fetchall() == [(str(good),)]
+    finally:
+        con.close()
