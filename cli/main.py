@@ -18,7 +18,7 @@ import os
 import sys
 
 from trace_audit.cli.errors import UserError
-from trace_audit.queries.db import DatabaseError, default_db_path
+from trace_audit.queries.db import DatabaseError, default_db_path, is_interrupt
 
 COMMANDS = ["ingest", "stats", "schema", "demo", "rules", "findings", "explain", "dashboard", "report", "serve_otlp", "export"]
 
@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
+        if is_interrupt(exc):  # Ctrl-C while DuckDB ran a query (any command)
+            print("trace-audit: interrupted", file=sys.stderr)
+            return 130
         if os.environ.get("TRACE_AUDIT_DEBUG"):
             raise
         print(f"trace-audit: internal error: {type(exc).__name__}: {exc}\n"

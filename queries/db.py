@@ -43,6 +43,13 @@ def schema_sql() -> str:
     return resources.files("trace_audit.queries").joinpath("schema.sql").read_text("utf-8")
 
 
+def is_interrupt(exc: BaseException) -> bool:
+    """Ctrl-C, however it surfaced. On SIGINT DuckDB cancels the query it is running and raises
+    InterruptException, or (DuckDB 2.0's Python client) RuntimeError("Query interrupted")."""
+    return (isinstance(exc, (KeyboardInterrupt, duckdb.InterruptException))
+            or (isinstance(exc, RuntimeError) and str(exc).startswith("Query interrupted")))
+
+
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
     return "lock" in text or "conflicting" in text or "being used" in text
