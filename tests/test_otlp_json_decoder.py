@@ -204,3 +204,20 @@ def test_a_request_that_is_not_otlp_is_rejected_whole(doc, reason):
     rows, errors = by_duckdb([json.dumps(good), json.dumps(bad)])
     assert [(r["name"], r["source_line"]) for r in rows] == [("kept", 1)]
     assert errors == [(2, f"OTLP trace request could not be read: {reason}")]
+
+
+def test_a_rejected_span_is_quarantined_with_its_own_text():
+    good = {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "name": "ok"}
+    first = [good, {**good, "name": "bad-a", "traceId": "not-an-id"}]
+    second = [{**good, "name": "bad-b", "spanId": "00" * 8}, good]
+    lines = [json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": first}]}]}),
+             json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": []}, {"spans": second}]}]})]
+    con = duckdb.connect(":memory:")
+    try:
+        con.register("kind_in", pa.table({"line": pa.array([1, 2], pa.int64()), "raw": pa.array(lines, pa.string()),
+                                          "_extra": pa.array([False, False])}))
+        rows, errors = decode_requests(con)
+    finally:
+        con.close()
+    assert rows.num_rows == 2
+    assert [(line, json.loads(raw)["name"]) for line, raw, _ in errors] == [(1, "bad-a"), (2, "bad-b")]

@@ -20,7 +20,7 @@ is rejected as a whole, as the Python walk rejects it.
 from __future__ import annotations
 
 import json
-import duckdb
+
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -356,11 +356,18 @@ def decode_requests(con) -> tuple[pa.Table, list[tuple[int, str, str]]]:
 
 
 def _rejected_spans(con, rejected: pa.Table) -> list[tuple[int, str, str]]:
-    out = []
-    for r in rejected.select(["source_line", "rk_", "ri_", "sk_", "si_", "pi_", "problem_"]).to_pylist():
-        path = _span_path(r["rk_"], r["ri_"], r["sk_"], r["si_"], r["pi_"])
-        (text,), = con.execute("SELECT json_extract(raw, ?) FROM kind_in WHERE line = ?",
-                               [path, r["source_line"]]).fetchall() or [(None,)]
-        out.append((r["source_line"], _cut(json.loads(text)) if text else "", f"span rejected: {r['problem_']}"))
-    return out
-
+    """(line, the span's own JSON text, reason) per rejected span, read back in one query."""
+    spans = rejected.select(["source_line", "rk_", "ri_", "sk_", "si_", "pi_", "problem_"]).to_pylist()
+    wanted = pa.table({
+        "i": pa.array(range(len(spans)), pa.int64()),
+        "line": pa.array([r["source_line"] for r in spans], pa.int64()),
+        "path": pa.array([_span_path(r["rk_"], r["ri_"], r["sk_"], r["si_"], r["pi_"]) for r in spans]),
+    })
+    con.register("otlp_rejected_in", wanted)
+    try:
+        texts = dict(con.execute("SELECT w.i, json_extract(k.raw, w.path) FROM otlp_rejected_in w "
+                                 "JOIN kind_in k ON k.line = w.line").fetchall())
+    finally:
+        con.unregister("otlp_rejected_in")
+    return [(r["source_line"], _cut(json.loads(texts[i])) if texts.get(i) else "", f"span rejected: {r['problem_']}")
+            for i, r in enumerate(spans)]
