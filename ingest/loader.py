@@ -289,7 +289,7 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                 con.execute("ROLLBACK")
             except duckdb.Error:
                 pass  # a fatal error (disk full at checkpoint) invalidated the connection: nothing was committed
-        if db.is_interrupt(exc):
+        if db.is_interrupt(exc) and not isinstance(exc, KeyboardInterrupt):
             raise KeyboardInterrupt from exc  # Ctrl-C stops the run, it does not fail one file
         if not isinstance(exc, (duckdb.Error, OSError, EOFError, ValueError)):
             raise
