@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import json
-import tempfile
 import uuid
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from test_ingest_support import JSON_BLANKS, nonblank_lines
 from trace_audit.ingest.loader import ingest
 from trace_audit.ingest.redaction import RedactionConfig
-from trace_audit.queries import db
 
 BASE = datetime(2026, 11, 2, tzinfo=timezone.utc)
 line_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=40)
@@ -50,15 +46,6 @@ def render(kind, value, seq, task_id) -> str:
         "attempts": value["attempts"], "status": value["status"], "error": value["error"],
         "args_json": json.dumps(value["args"], ensure_ascii=False), "create_time": when.strftime("%Y-%m-%d %H:%M:%S"),
     }, ensure_ascii=False)
-
-
-@pytest.fixture(scope="module")
-def warehouse():
-    """One warehouse for all examples (each example is its own file), to keep the test fast."""
-    with tempfile.TemporaryDirectory() as tmp:
-        con = db.connect(str(Path(tmp) / "w.duckdb"))
-        yield con, Path(tmp)
-        con.close()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -17,7 +17,6 @@ import random
 import resource
 import subprocess
 import sys
-import tempfile
 import urllib.request
 import uuid
 import zlib
@@ -32,7 +31,6 @@ from test_otlp_support import finished_spans, request_of, sample_turns
 from trace_audit.ingest import framing
 from trace_audit.ingest.loader import ingest
 from trace_audit.ingest.otlp.receiver import Receiver, ReceiverConfig, _decode, _Reject
-from trace_audit.queries import db
 
 REPO = Path(__file__).resolve().parent.parent
 DEEP = 10_000
@@ -88,14 +86,6 @@ junk_line = st.one_of(
 # One hostile record per file (two records of one key would rightly replace each other), among junk.
 lines = st.tuples(hostile_record(), st.lists(junk_line, max_size=8), st.integers(0, 8)).map(
     lambda t: t[1][:t[2]] + [t[0]] + t[1][t[2]:])
-
-
-@pytest.fixture(scope="module")
-def warehouse():
-    with tempfile.TemporaryDirectory() as tmp:
-        con = db.connect(str(Path(tmp) / "w.duckdb"))
-        yield con, Path(tmp)
-        con.close()
 
 
 def _accounted(con, path: Path) -> tuple[set[int], set[int]]:
