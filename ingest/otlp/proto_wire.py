@@ -1,0 +1,820 @@
+"""OTLP protobuf requests to `otel_spans` rows, read in bulk from the wire format.
+
+`proto.add_request` walks upb message objects span by span and attribute by
+attribute; it is the reference. `decode_requests` gives the same Arrow table
+(same rows, same order, the same JSON texts byte for byte) and the same
+rejected-span errors for a batch of serialized requests, without Python work
+per span or per attribute.
+
+How: the wire format is read one nesting level at a time, for all messages of
+that level at once (requests, ResourceSpans, Resource and ScopeSpans, Span,
+then KeyValue and AnyValue). Each step of `_scan` reads the next field of every
+message still open with numpy (varints are decoded by gathering bytes and
+masking the continuation bit), so the number of numpy steps is the largest
+field count of one message, not the number of fields. When only a few messages
+are still open (one ScopeSpans holding a million spans), a plain loop finishes
+them, so one long message costs linear time. Byte ranges become Arrow string
+arrays without copying per string (`_texts`; the cast to string checks UTF-8
+as upb does), and each span's attribute object is put together from the flat
+(key, value) columns with Arrow string kernels.
+
+Anything this reader does not reproduce exactly sends the whole request to the
+reference walk, so results never differ: malformed varints or lengths, groups
+and invalid wire types, a known field with an unexpected wire type, a singular
+field or oneof member given twice (protobuf merges those), fields upb knows
+that this reader does not handle (KeyValue.key_strindex, Resource.entity_refs,
+...), invalid UTF-8 (upb's DecodeError then quarantines the request with its
+own message), timestamps past int64, very deep nested values, and requests over
+MAX_FAST_BYTES (bounded memory). Unknown fields with valid wire types are
+skipped, as upb does. The rare value shapes (array and kvlist AnyValues, bytes,
+doubles) are converted one by one with the reference functions.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from google.protobuf.message import DecodeError
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, InstrumentationScope, KeyValue
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span, Status
+
+from trace_audit.ingest.otlp import proto
+from trace_audit.ingest.otlp.spans import SPAN_KINDS, STATUS_CODES, SpanBatch, dumps
+from trace_audit.ingest.warehouse_types import arrow_schema
+
+PAD = 16  # zero bytes after the data, so a varint or fixed64 read near the end stays in the array
+SCALAR_BELOW = 24  # open messages under this: the rest of their fields are read by a Python loop
+MAX_FAST_BYTES = 32 * 1024 * 1024  # larger requests take the reference walk (memory stays bounded)
+MAX_NESTING = 90  # nested values deeper than this (upb stops at 100) take the reference walk
+
+VARINT, I64, LEN, I32 = 0, 1, 2, 5
+REPEATED = "repeated"
+
+
+def _layout(descriptor, handled: dict[int, tuple[int, bool]]):
+    """Per field number < 64: expected wire type (-1 unknown to upb, -2 known but not read here), singular."""
+    wire = np.full(64, -1, np.int64)
+    singular = np.zeros(64, bool)
+    for f in descriptor.fields:
+        assert f.number < 63, f"{descriptor.full_name}.{f.name}: field numbers from 63 on are not expected"
+        wire[f.number] = -2
+    for number, (wt, single) in handled.items():
+        assert wire[number] == -2, f"{descriptor.full_name} has no field {number}"
+        wire[number], singular[number] = wt, single
+    return wire, singular
+
+
+# field number -> (wire type, singular); upb's descriptors say which other fields exist.
+REQUEST = _layout(ExportTraceServiceRequest.DESCRIPTOR, {1: (LEN, False)})
+RESOURCE_SPANS = _layout(ResourceSpans.DESCRIPTOR, {1: (LEN, True), 2: (LEN, False), 3: (LEN, True)})
+RESOURCE = _layout(Resource.DESCRIPTOR, {1: (LEN, False), 2: (VARINT, True)})
+SCOPE_SPANS = _layout(ScopeSpans.DESCRIPTOR, {1: (LEN, True), 2: (LEN, False), 3: (LEN, True)})
+SCOPE = _layout(InstrumentationScope.DESCRIPTOR, {1: (LEN, True), 2: (LEN, True), 3: (LEN, False), 4: (VARINT, True)})
+SPAN = _layout(Span.DESCRIPTOR, {
+    1: (LEN, True), 2: (LEN, True), 3: (LEN, True), 4: (LEN, True), 5: (LEN, True), 6: (VARINT, True),
+    7: (I64, True), 8: (I64, True), 9: (LEN, False), 10: (VARINT, True), 11: (LEN, False), 12: (VARINT, True),
+    13: (LEN, False), 14: (VARINT, True), 15: (LEN, True), 16: (I32, True)})
+STATUS = _layout(Status.DESCRIPTOR, {2: (LEN, True), 3: (VARINT, True)})
+EVENT = _layout(Span.Event.DESCRIPTOR, {1: (I64, True), 2: (LEN, True), 3: (LEN, False), 4: (VARINT, True)})
+LINK = _layout(Span.Link.DESCRIPTOR, {1: (LEN, True), 2: (LEN, True), 3: (LEN, True), 4: (LEN, False),
+                                      5: (VARINT, True), 6: (I32, True)})
+KEY_VALUE = _layout(KeyValue.DESCRIPTOR, {1: (LEN, True), 2: (LEN, True)})
+ANY_VALUE = _layout(AnyValue.DESCRIPTOR, {1: (LEN, True), 2: (VARINT, True), 3: (VARINT, True), 4: (I64, True),
+                                          5: (LEN, True), 6: (LEN, True), 7: (LEN, True)})
+
+_HEX = np.frombuffer(b"0123456789abcdef", np.uint8)
+_KIND_NAMES = pa.array([SPAN_KINDS[i] for i in range(len(SPAN_KINDS))], pa.string())
+_CODE_NAMES = pa.array([STATUS_CODES[i] for i in range(len(STATUS_CODES))], pa.string())
+
+
+class Wire:
+    """The bytes of a batch of requests, and which requests must take the reference walk."""
+
+    def __init__(self, datas: list[bytes]) -> None:
+        lens = np.fromiter(map(len, datas), np.int64, len(datas))
+        self.raw = b"".join([*datas, bytes(PAD)])
+        self.b = np.frombuffer(self.raw, np.uint8)
+        self.buffer = pa.py_buffer(self.raw)
+        self.end = np.cumsum(lens)
+        self.start = self.end - lens
+        self.bad = lens > MAX_FAST_BYTES
+
+    def fail(self, reqs) -> None:
+        self.bad[reqs] = True
+
+
+@dataclass
+class Level:
+    """Messages of one type: byte ranges, the parent message (index) and the request of each."""
+
+    start: np.ndarray
+    end: np.ndarray
+    parent: np.ndarray
+    req: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+
+@dataclass
+class Fields:
+    """The fields of the messages of a Level, in the order they were read.
+
+    `start:end` is the payload of a length-delimited field, else the bytes of the
+    value; `val` the varint or the fixed64/fixed32 bits; `rank` the place of the
+    field when the fields are listed message by message in wire order.
+    """
+
+    msg: np.ndarray
+    num: np.ndarray
+    wt: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    val: np.ndarray
+    rank: np.ndarray
+
+    def keep(self, mask: np.ndarray) -> Fields:
+        return Fields(*(a[mask] for a in (self.msg, self.num, self.wt, self.start, self.end, self.val, self.rank)))
+
+    def numbered(self, num: int) -> np.ndarray:
+        """Indices of the fields with number `num`."""
+        groups = self.__dict__.get("_groups")
+        if groups is None:
+            small = np.minimum(self.num, 63).astype(np.uint8)
+            order = np.argsort(small, kind="stable")
+            bounds = np.zeros(65, np.int64)
+            np.cumsum(np.bincount(small, minlength=64), out=bounds[1:])
+            groups = self.__dict__["_groups"] = (order, bounds)
+        order, bounds = groups
+        return order[bounds[num]:bounds[num + 1]]
+
+
+# ---- reading fields -----------------------------------------------------------------
+
+def _varints(b: np.ndarray, p: np.ndarray):
+    """Varints at positions p: (value as uint64, position after, ok)."""
+    x = b[p]
+    i = np.flatnonzero(x >= 0x80)
+    if not len(i):
+        return x.astype(np.uint64), p + 1, None
+    v = x.astype(np.uint64)
+    n = np.ones(len(p), np.int64)
+    ok = np.ones(len(p), bool)
+    v[i] &= np.uint64(0x7F)
+    for k in range(1, 10):
+        bk = b[p[i] + k]
+        v[i] |= (bk & 0x7F).astype(np.uint64) << np.uint64(7 * k)
+        n[i] += 1
+        if k == 9:
+            ok[i[bk > 1]] = False  # past 64 bits: leave it to upb
+        i = i[bk >= 0x80]
+        if not len(i):
+            break
+    return v, p + n, ok
+
+
+def _fixed64(b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(b[p[:, None] + np.arange(8)]).view("<u8").ravel()
+
+
+def _step_len(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
+    """One field of each message when all are length-delimited with a one-byte tag (spans in a ScopeSpans).
+
+    Returns (num, start, end) or None when the general step is needed.
+    """
+    tag = b[p]
+    if tag.max() >= 0x80 or tag.min() < 8 or ((tag & 7) != LEN).any():
+        return None
+    length, start, ok = _varints(b, p + 1)
+    if ok is not None and not ok.all():
+        return None
+    if length.max() >= 1 << 31:
+        return None
+    end = start + length.astype(np.int64)
+    if (end > lim).any():
+        return None
+    return tag >> 3, start, end
+
+
+def _scan(w: Wire, lvl: Level) -> Fields:
+    """All fields of all messages of `lvl`; a malformed message fails its request."""
+    b = w.b
+    pos = lvl.start.copy()
+    ends = lvl.end
+    parts = []
+    active = np.flatnonzero(pos < ends)
+    seq = 0
+    while len(active):
+        if len(active) < SCALAR_BELOW:
+            parts.append(_scan_loop(w, active, pos, ends, seq, lvl.req))
+            break
+        p = pos[active]
+        lim = ends[active]
+        lean = _step_len(b, p, lim) if seq else None
+        if lean is not None:
+            num, start, end = lean
+            parts.append((active, seq, num, LEN, start, end, None))
+        else:
+            ok, num, wt, start, end, val = _step(b, p, lim)
+            if not ok.all():
+                w.fail(lvl.req[active[~ok]])
+                active, num, wt, start, end, val, lim = (a[ok] for a in (active, num, wt, start, end, val, lim))
+            parts.append((active, seq, num, wt, start, end, val))
+        pos[active] = end
+        active = active[end < lim]
+        seq += 1
+    z = np.zeros(0, np.int64)
+    if not parts:
+        return Fields(z, z, z, z, z, np.zeros(0, np.uint64), z)
+    sizes = [len(part[0]) for part in parts]
+    msg = np.concatenate([part[0] for part in parts])
+    sq = np.concatenate([np.broadcast_to(np.asarray(part[1], np.int64), (n,)) for part, n in zip(parts, sizes)])
+    num = np.concatenate([part[2] for part in parts]).astype(np.int64)
+    wt = np.concatenate([np.broadcast_to(np.asarray(part[3], np.int64), (n,)) for part, n in zip(parts, sizes)])
+    start = np.concatenate([part[4] for part in parts])
+    end = np.concatenate([part[5] for part in parts])
+    val = np.concatenate([np.zeros(n, np.uint64) if part[6] is None else part[6] for part, n in zip(parts, sizes)])
+    # message by message, the k-th field of message m is at first[m] + k
+    counts = np.bincount(msg, minlength=len(lvl))
+    first = np.cumsum(counts) - counts
+    f = Fields(msg, num, wt, start, end, val, first[msg] + sq)
+    bad = w.bad[lvl.req[f.msg]]
+    return f.keep(~bad) if bad.any() else f
+
+
+def _step(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
+    """The next field of each message, any wire type: (ok, num, wt, start, end, val)."""
+    tag, q, ok = _varints(b, p)
+    good = (tag < np.uint64(1 << 32)) & (tag >= np.uint64(8))
+    ok = good if ok is None else ok & good
+    tag = np.where(ok, tag, 0).astype(np.int64)
+    num, wt = tag >> 3, tag & 7
+    start, end = q.copy(), q.copy()
+    val = np.zeros(len(p), np.uint64)
+    i = np.flatnonzero(wt == VARINT)
+    if len(i):
+        val[i], end[i], oki = _varints(b, q[i])
+        if oki is not None:
+            ok[i] &= oki
+    i = np.flatnonzero(wt == I64)
+    if len(i):
+        end[i] = q[i] + 8
+        val[i] = _fixed64(b, np.minimum(q[i], len(b) - PAD))
+    i = np.flatnonzero(wt == I32)
+    if len(i):
+        end[i] = q[i] + 4
+        val[i] = _fixed64(b, np.minimum(q[i], len(b) - PAD)) & np.uint64(0xFFFFFFFF)
+    i = np.flatnonzero(wt == LEN)
+    if len(i):
+        length, after, oki = _varints(b, q[i])
+        small = length < np.uint64(1 << 31)
+        ok[i] &= small if oki is None else small & oki
+        start[i] = after
+        end[i] = after + np.where(small, length, 0).astype(np.int64)
+    ok &= (wt == VARINT) | (wt == I64) | (wt == I32) | (wt == LEN)
+    ok &= end <= lim
+    return ok, num, wt, start, end, val
+
+
+def _scan_loop(w: Wire, active: np.ndarray, pos: np.ndarray, ends: np.ndarray, seq0: int, reqs: np.ndarray):
+    """The rest of the fields of a few long messages, one field at a time."""
+    raw = w.raw
+    cols = ([], [], [], [], [], [], [])
+    msgs, seqs, nums, wts, starts, ends_, vals = cols
+    for m in active.tolist():
+        p, lim, k = int(pos[m]), int(ends[m]), seq0
+        while p < lim:
+            tag, p = _varint(raw, p, lim)
+            num, wt = tag >> 3, tag & 7
+            if tag < 8 or tag >= 1 << 32:
+                p = -1
+            elif wt == VARINT:
+                val, q = _varint(raw, p, lim)
+                start, end, p = p, q, q
+            elif wt == LEN:
+                length, start = _varint(raw, p, lim)
+                end = p = start + length if length < 1 << 31 else -1
+                val = 0
+            elif wt == I64 or wt == I32:
+                start, end = p, p + (8 if wt == I64 else 4)
+                val = int.from_bytes(raw[p:end], "little")
+                p = end
+            else:
+                p = -1
+            if p < 0 or p > lim:
+                w.fail(reqs[m])
+                break
+            msgs.append(m)
+            seqs.append(k)
+            nums.append(num)
+            wts.append(wt)
+            starts.append(start)
+            ends_.append(end)
+            vals.append(val)
+            k += 1
+    as_i = lambda x: np.array(x, np.int64)  # noqa: E731
+    return (as_i(msgs), as_i(seqs), as_i(nums), as_i(wts), as_i(starts), as_i(ends_), np.array(vals, np.uint64))
+
+
+def _varint(raw: bytes, p: int, lim: int) -> tuple[int, int]:
+    """(value, position after); position -1 when malformed."""
+    if p >= lim:
+        return 0, -1
+    x = raw[p]
+    if x < 0x80:
+        return x, p + 1
+    value, shift = 0, 0
+    while True:
+        if p >= lim or shift > 63:
+            return 0, -1
+        x = raw[p]
+        p += 1
+        if shift == 63 and x > 1:
+            return 0, -1
+        value |= (x & 0x7F) << shift
+        if x < 0x80:
+            return value, p
+        shift += 7
+
+
+def _check(w: Wire, f: Fields, lvl: Level, layout) -> Fields:
+    """Fail the requests of messages that use a field in a way the fast path does not copy."""
+    wire, singular = layout
+    n = np.minimum(f.num, 63)
+    expected = wire[n]
+    wrong = (expected == -2) | ((expected >= 0) & (expected != f.wt))
+    # A singular field given twice (protobuf would merge or keep the last): of the
+    # fields sharing a (message, number) slot, all but one lose the write below.
+    s = np.flatnonzero(singular[n] & (expected >= 0))
+    if len(s) > 1:
+        width = int(np.flatnonzero(singular).max()) + 1
+        slot = f.msg[s] * width + n[s]
+        table = np.full(len(lvl) * width, -1, np.int64)
+        table[slot] = np.arange(len(s))
+        wrong[s[table[slot] != np.arange(len(s))]] = True
+    if wrong.any():
+        w.fail(lvl.req[f.msg[wrong]])
+        return f.keep(~w.bad[lvl.req[f.msg]])
+    return f
+
+
+def _child(f: Fields, lvl: Level, num: int) -> Level:
+    i = f.numbered(num)
+    if len(i) > 1 and (np.diff(f.rank[i]) < 0).any():  # wire order, via a counting sort of the ranks
+        slots = np.full(int(f.rank[i].max()) + 1, -1, np.int64)
+        slots[f.rank[i]] = i
+        i = slots[slots >= 0]
+    parent = f.msg[i]
+    return Level(f.start[i], f.end[i], parent, lvl.req[parent])
+
+
+def _one(f: Fields, num: int, n: int) -> np.ndarray:
+    """Per message, the index of its field `num` in f, or -1."""
+    out = np.full(n, -1, np.int64)
+    i = f.numbered(num)
+    out[f.msg[i]] = i
+    return out
+
+
+def _ranges(f: Fields, at: np.ndarray, lvl: Level):
+    """Byte ranges of the fields `at` (-1: absent, an empty range at the message start)."""
+    has = at >= 0
+    safe = np.where(has, at, 0)
+    start = np.where(has, f.start[safe] if len(f.start) else 0, lvl.start)
+    end = np.where(has, f.end[safe] if len(f.end) else 0, lvl.start)
+    return start, end
+
+
+# ---- texts --------------------------------------------------------------------------
+
+def _texts(w: Wire, start: np.ndarray, end: np.ndarray, reqs: np.ndarray) -> pa.Array:
+    """The byte ranges as an Arrow string array; invalid UTF-8 fails its request (upb refuses it)."""
+    n = len(start)
+    if n == 0:
+        return pa.array([], pa.string())
+    if n > 1 and not (start[1:] >= end[:-1]).all():
+        order = np.argsort(start, kind="stable")
+        back = np.empty(n, np.int64)
+        back[order] = np.arange(n)
+        return _texts(w, start[order], end[order], reqs[order]).take(pa.array(back))
+    # Offsets s0,e0,s1,e1,... over the whole buffer: the even elements are the ranges.
+    offsets = np.empty(2 * n, np.int64)
+    offsets[0::2] = start
+    offsets[1::2] = end
+    both = pa.LargeBinaryArray.from_buffers(pa.large_binary(), 2 * n - 1, [None, pa.py_buffer(offsets), w.buffer])
+    binary = both.take(pa.array(np.arange(0, 2 * n, 2)))
+    try:
+        return binary.cast(pa.string())
+    except pa.ArrowInvalid:
+        values = binary.to_pylist()
+        bad = [i for i, v in enumerate(values) if not _is_utf8(v)]
+        w.fail(reqs[bad])
+        for i in bad:
+            values[i] = b""
+        return pa.array(values, pa.large_binary()).cast(pa.string())
+
+
+def _is_utf8(v: bytes) -> bool:
+    try:
+        v.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+_SPECIAL = np.zeros(256, bool)  # the bytes json.dumps(ensure_ascii=False) escapes in a string
+_SPECIAL[:0x20] = _SPECIAL[0x22] = _SPECIAL[0x5C] = True
+_ESCAPED = np.arange(256, dtype=np.uint8)  # the letter after the backslash
+for _char, _letter in zip(b'\n\r\t\b\f', b"nrtbf"):
+    _ESCAPED[_char] = _letter
+_UNICODE_ESCAPED = _SPECIAL.copy()  # written as \u00XX: rare, left to json itself
+_UNICODE_ESCAPED[[0x22, 0x5C, *b'\n\r\t\b\f']] = False
+
+
+def _quoted(texts: pa.Array) -> pa.Array:
+    """JSON string literals, as `spans.dumps` writes them (ensure_ascii=False).
+
+    Done on the bytes: a backslash goes in before each byte to escape, a quote
+    at both ends of each string (ASCII inserted next to ASCII keeps UTF-8 valid).
+    """
+    n = len(texts)
+    if not n:
+        return texts
+    assert texts.null_count == 0
+    offsets = np.frombuffer(texts.buffers()[1], np.int32)[texts.offset:texts.offset + n + 1].astype(np.int64)
+    data = texts.buffers()[2]
+    d = np.frombuffer(data, np.uint8)[offsets[0]:offsets[-1]] if data is not None else np.zeros(0, np.uint8)
+    offsets -= offsets[0]
+    special = np.flatnonzero(_SPECIAL[d])
+    if len(special):
+        body = np.insert(d, special, 0x5C)
+        body[special + np.arange(1, len(special) + 1)] = _ESCAPED[d[special]]
+        moved = offsets + np.searchsorted(special, offsets)
+    else:
+        body, moved = d, offsets
+    ends = np.empty(2 * n, np.int64)
+    ends[0::2] = moved[:-1]
+    ends[1::2] = moved[1:]
+    out = np.insert(body, ends, 0x22)
+    new_offsets = (moved + 2 * np.arange(n + 1)).astype(np.int32)
+    quoted = pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(new_offsets), pa.py_buffer(out)])
+    odd = special[_UNICODE_ESCAPED[d[special]]] if len(special) else special
+    if len(odd):
+        which = np.unique(np.searchsorted(offsets, odd, side="right") - 1)
+        mask = np.zeros(n, bool)
+        mask[which] = True
+        quoted = pc.replace_with_mask(quoted, pa.array(mask), pa.array(
+            [dumps(x) for x in texts.take(pa.array(which)).to_pylist()], pa.string()))
+    return quoted
+
+
+_HEX_PAIRS = np.array([int.from_bytes(f"{i:02x}".encode(), "little") for i in range(256)], np.uint16)
+
+
+def _hex(raw: np.ndarray, valid: np.ndarray | None = None) -> pa.Array:
+    """Lower-case hex of the rows of a (n, k) byte matrix; null where not `valid`."""
+    n, k = raw.shape
+    out = _HEX_PAIRS[raw]
+    offsets = np.arange(0, 2 * k * (n + 1), 2 * k, dtype=np.int32)
+    bitmap = None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little"))
+    return pa.Array.from_buffers(pa.string(), n, [bitmap, pa.py_buffer(offsets), pa.py_buffer(out)])
+
+
+def _bytes_at(w: Wire, start: np.ndarray, nbytes: int) -> np.ndarray:
+    return w.b[np.minimum(start, len(w.b) - PAD)[:, None] + np.arange(nbytes)]
+
+
+def _place(n: int, parts: list[tuple[np.ndarray, pa.Array]]) -> pa.Array:
+    """One string array of length n from pieces that each cover some positions."""
+    parts = [(i, a) for i, a in parts if len(i)]
+    where = np.concatenate([i for i, _ in parts]) if parts else np.zeros(0, np.int64)
+    assert len(where) == n
+    back = np.empty(n, np.int64)
+    back[where] = np.arange(n)
+    return pa.concat_arrays([a.cast(pa.string()) for _, a in parts] or [pa.array([], pa.string())]).take(back)
+
+
+def _joined(pieces: pa.Array, owner: np.ndarray, n_owners: int, sep: str) -> pa.Array:
+    """Per owner, its pieces (contiguous, in order) joined by `sep`."""
+    counts = np.bincount(owner, minlength=n_owners)
+    offsets = np.zeros(n_owners + 1, np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    return pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), pieces), sep)
+
+
+# ---- attributes ---------------------------------------------------------------------
+
+def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int) -> pa.Array:
+    """The JSON object text of the attributes (KeyValue field `num`) of every owner message.
+
+    `depth`: how deep the KeyValue's AnyValue sits in a request (for upb's nesting limit).
+    """
+    kv = _child(f, owners, num)
+    kf = _check(w, _scan(w, kv), kv, KEY_VALUE)
+    key_start, key_end = _ranges(kf, _one(kf, 1, len(kv)), kv)
+    keys = _texts(w, key_start, key_end, kv.req)
+    value_at = _one(kf, 2, len(kv))
+    values = _values(w, kf, value_at, kv, depth)
+    enc = pc.dictionary_encode(keys)
+    key_json = _quoted(enc.dictionary).take(enc.indices)
+    pieces = pc.binary_join_element_wise(key_json, values, ":")
+    objects = pc.binary_join_element_wise("{", _joined(pieces, kv.parent, len(owners), ","), "}", "")
+    # dict semantics for a key given twice: its first place, its last value
+    codes = enc.indices.to_numpy().astype(np.int64)
+    pair = np.sort(kv.parent * max(len(enc.dictionary), 1) + codes)
+    dup = pair[1:][pair[1:] == pair[:-1]]
+    if len(dup):
+        owner_dup = np.unique(dup // max(len(enc.dictionary), 1))
+        counts = np.bincount(kv.parent, minlength=len(owners))
+        first = np.cumsum(counts) - counts
+        fixed = []
+        for o in owner_dup.tolist():
+            lo, hi = int(first[o]), int(first[o] + counts[o])
+            d: dict[str, str] = {}
+            for k, text in zip(keys[lo:hi].to_pylist(), pieces[lo:hi].to_pylist()):
+                d[k] = text
+            fixed.append("{" + ",".join(d.values()) + "}")
+        mask = np.zeros(len(owners), bool)
+        mask[owner_dup] = True
+        objects = pc.replace_with_mask(objects, pa.array(mask), pa.array(fixed, pa.string()))
+    return objects
+
+
+def _values(w: Wire, kf: Fields, value_at: np.ndarray, kv: Level, depth: int) -> pa.Array:
+    """The JSON text of each KeyValue's value (an absent or empty AnyValue is null)."""
+    n = len(kv)
+    has = np.flatnonzero(value_at >= 0)
+    av = Level(kf.start[value_at[has]], kf.end[value_at[has]], has, kv.req[has])
+    af = _check(w, _scan(w, av), av, ANY_VALUE)
+    is_value = (af.num >= 1) & (af.num <= 7)
+    twice = np.bincount(af.msg[is_value], minlength=len(av)) > 1  # oneof: the last would win
+    if twice.any():
+        w.fail(av.req[twice])
+    kind = np.zeros(len(av), np.int64)
+    at = np.full(len(av), -1, np.int64)
+    i = np.flatnonzero(is_value)
+    kind[af.msg[i]] = af.num[i]
+    at[af.msg[i]] = i
+    parts = []
+    nulls = np.concatenate([np.flatnonzero(value_at < 0), has[kind == 0]])
+    parts.append((nulls, pa.array(np.full(len(nulls), "null", object), pa.string())))
+    sel = np.flatnonzero(kind == 1)
+    r = at[sel]
+    parts.append((has[sel], _quoted(_texts(w, af.start[r], af.end[r], av.req[sel]))))
+    sel = np.flatnonzero(kind == 2)
+    truth = af.val[at[sel]] != 0
+    parts.append((has[sel], pa.array(np.where(truth, "true", "false").astype(object), pa.string())))
+    sel = np.flatnonzero(kind == 3)
+    parts.append((has[sel], pa.array(af.val[at[sel]].view(np.int64)).cast(pa.string())))
+    sel = np.flatnonzero(kind == 4)
+    doubles = af.val[at[sel]].view(np.float64)
+    parts.append((has[sel], pa.array([dumps(x) if x - x == 0 else "null" for x in doubles.tolist()], pa.string())))
+    sel = np.flatnonzero(kind == 7)
+    raw = w.raw
+    parts.append((has[sel], pa.array(['"' + base64.b64encode(raw[s:e]).decode("ascii") + '"'
+                                       for s, e in zip(af.start[at[sel]].tolist(), af.end[at[sel]].tolist())],
+                                      pa.string())))
+    sel = np.flatnonzero((kind == 5) | (kind == 6))
+    parts.append((has[sel], pa.array([_nested(w, raw[s:e], r, depth) for s, e, r in
+                                       zip(av.start[sel].tolist(), av.end[sel].tolist(), av.req[sel].tolist())],
+                                      pa.string())))
+    return _place(n, parts)
+
+
+def _nested(w: Wire, data: bytes, req: int, depth: int) -> str:
+    """An array or kvlist AnyValue through upb and the reference conversion."""
+    try:
+        v = AnyValue.FromString(data)
+    except DecodeError:
+        w.fail(req)
+        return "null"
+    if depth - 1 + _nesting(v) > MAX_NESTING:
+        w.fail(req)
+        return "null"
+    return dumps(proto.any_value(v))
+
+
+def _nesting(v) -> int:
+    """How many messages deep an AnyValue goes (itself included)."""
+    which = v.WhichOneof("value")
+    if which == "array_value":
+        return 2 + max((_nesting(x) for x in v.array_value.values), default=0)
+    if which == "kvlist_value":
+        return 2 + max((1 + (_nesting(kv.value) if kv.HasField("value") else 0)
+                        for kv in v.kvlist_value.values), default=0)
+    return 1
+
+
+# ---- requests to rows ---------------------------------------------------------------
+
+def decode_requests(items: list[tuple[int, bytes]]) -> tuple[pa.Table, list[tuple[int, str, str]]]:
+    """`otel_spans` rows and ingest errors of (line, serialized request) pairs, as the reference walk gives."""
+    table, errors, _ = decode_with_fallbacks(items)
+    return table, errors
+
+
+def decode_with_fallbacks(items: list[tuple[int, bytes]]):
+    """`decode_requests`, and which requests took the reference walk (a bool per request)."""
+    w = Wire([data for _, data in items])
+    lines = np.array([line for line, _ in items], np.int64)
+    n = len(items)
+    reqs = Level(w.start, w.end, np.arange(n), np.arange(n))
+    rf = _check(w, _scan(w, reqs), reqs, REQUEST)
+
+    rs = _child(rf, reqs, 1)
+    rsf = _check(w, _scan(w, rs), rs, RESOURCE_SPANS)
+    _texts(w, *_ranges(rsf, _one(rsf, 3, len(rs)), rs), rs.req)  # schema_url: only checked
+
+    res = _child(rsf, rs, 1)
+    resf = _check(w, _scan(w, res), res, RESOURCE)
+    resource_json = pa.concat_arrays([_objects(w, res, resf, 1, 5), pa.array(["{}"], pa.string())])
+    resource_of_rs = np.full(len(rs), len(res), np.int64)
+    resource_of_rs[res.parent] = np.arange(len(res))
+
+    ss = _child(rsf, rs, 2)
+    ssf = _check(w, _scan(w, ss), ss, SCOPE_SPANS)
+    _texts(w, *_ranges(ssf, _one(ssf, 3, len(ss)), ss), ss.req)
+    scope = _child(ssf, ss, 1)
+    scf = _check(w, _scan(w, scope), scope, SCOPE)
+    scope_names = _texts(w, *_ranges(scf, _one(scf, 1, len(scope)), scope), scope.req)
+    scope_versions = _texts(w, *_ranges(scf, _one(scf, 2, len(scope)), scope), scope.req)
+    _objects(w, scope, scf, 3, 6)  # scope attributes: only checked
+    scope_of_ss = np.full(len(ss), len(scope), np.int64)
+    scope_of_ss[scope.parent] = np.arange(len(scope))
+    scope_names = pa.concat_arrays([scope_names, pa.array([""])])
+    scope_versions = pa.concat_arrays([scope_versions, pa.array([""])])
+
+    sp = _child(ssf, ss, 2)
+    spf = _check(w, _scan(w, sp), sp, SPAN)
+    table, errors = _span_rows(w, sp, spf, lines)
+    ss_of = sp.parent
+    rs_of = ss.parent[ss_of]
+    table = _with(table, {
+        "resource": resource_json.take(pa.array(resource_of_rs[rs_of])),
+        "scope_name": _or_null(scope_names.take(pa.array(scope_of_ss[ss_of]))),
+        "scope_version": _or_null(scope_versions.take(pa.array(scope_of_ss[ss_of]))),
+    })
+    return _assemble(w, items, table, errors)
+
+
+def _span_rows(w: Wire, sp: Level, f: Fields, lines: np.ndarray):
+    n = len(sp)
+    tid_s, tid_e = _ranges(f, _one(f, 1, n), sp)
+    sid_s, sid_e = _ranges(f, _one(f, 2, n), sp)
+    pid_s, pid_e = _ranges(f, _one(f, 4, n), sp)
+    _texts(w, *_ranges(f, _one(f, 3, n), sp), sp.req)  # trace_state: only checked
+    names = _texts(w, *_ranges(f, _one(f, 5, n), sp), sp.req)
+    tid_n, sid_n, pid_n = tid_e - tid_s, sid_e - sid_s, pid_e - pid_s
+    tid_raw, sid_raw = _bytes_at(w, tid_s, 16), _bytes_at(w, sid_s, 8)
+    tid_zero = ~tid_raw.any(axis=1)
+    sid_zero = ~sid_raw.any(axis=1)
+    problem = (tid_n != 16) | tid_zero | (sid_n != 8) | sid_zero | ((pid_n != 0) & (pid_n != 8))
+
+    def varint_field(num: int) -> np.ndarray:
+        at = _one(f, num, n)
+        return np.where(at >= 0, f.val[np.maximum(at, 0)] if len(f.val) else 0, np.uint64(0)).astype(np.uint64)
+
+    def enum_index(v: np.ndarray, size: int) -> pa.Array:
+        v32 = (v & np.uint64(0xFFFFFFFF)).astype(np.int64)  # upb keeps an enum as int32
+        return pa.array(np.where(v32 < size, v32, 0))
+
+    start_ns, end_ns = varint_field(7), varint_field(8)
+    too_big = (start_ns >= np.uint64(1 << 63)) | (end_ns >= np.uint64(1 << 63))
+    if too_big.any():  # the reference raises on these: let it
+        w.fail(sp.req[too_big])
+
+    st = _child(f, sp, 15)
+    stf = _check(w, _scan(w, st), st, STATUS)
+    status_of = np.full(n, len(st), np.int64)
+    status_of[st.parent] = np.arange(len(st))
+    msgs = pa.concat_arrays([_texts(w, *_ranges(stf, _one(stf, 2, len(st)), st), st.req), pa.array([""])])
+    code_at = _one(stf, 3, len(st))
+    codes = np.append(np.where(code_at >= 0, stf.val[np.maximum(code_at, 0)] if len(stf.val) else 0, 0)
+                      .astype(np.uint64), np.uint64(0))
+
+    attributes = _objects(w, sp, f, 9, 6)
+    events = _events(w, sp, f)
+    lk = _child(f, sp, 13)
+    lkf = _check(w, _scan(w, lk), lk, LINK)
+    _texts(w, *_ranges(lkf, _one(lkf, 3, len(lk)), lk), lk.req)  # links: only checked
+    _objects(w, lk, lkf, 4, 7)
+
+    # Rows of requests that take the reference walk are dropped here, and rejected spans.
+    live = ~w.bad[sp.req]
+    keep = np.flatnonzero(live & ~problem)
+    errors = []
+    rejected = np.flatnonzero(live & problem)
+    if len(rejected):
+        texts = names.take(pa.array(rejected)).to_pylist()
+        for i, name in zip(rejected.tolist(), texts):
+            errors.append((int(sp.req[i]), f"<protobuf span {name[:200]!r}>",
+                           "span rejected: " + _problem(int(tid_n[i]), bool(tid_zero[i]), int(sid_n[i]),
+                                                        bool(sid_zero[i]), int(pid_n[i]))))
+    k = pa.array(keep)
+    has_parent = pid_n[keep] > 0
+    ns = {}
+    for col, v in (("started_at", start_ns), ("ended_at", end_ns)):
+        x = pa.array(v[keep].astype(np.int64))
+        x = pc.if_else(pc.equal(x, 0), pa.scalar(None, pa.int64()), x)
+        ns[col] = pc.divide(x, 1000)
+    st_keep = status_of[keep]
+    table = {
+        "trace_id": _hex(tid_raw[keep]),
+        "span_id": _hex(sid_raw[keep]),
+        "parent_span_id": _hex(_bytes_at(w, pid_s[keep], 8), has_parent),
+        "name": names.take(k),
+        "kind": _KIND_NAMES.take(enum_index(varint_field(6)[keep], len(SPAN_KINDS))),
+        "started_at": ns["started_at"],
+        "ended_at": ns["ended_at"],
+        "status_code": _CODE_NAMES.take(enum_index(codes[st_keep], len(STATUS_CODES))),
+        "status_message": _or_null(msgs.take(pa.array(st_keep))),
+        "attributes": attributes.take(k),
+        "events": events.take(k),
+        "source_line": pa.array(lines[sp.req[keep]]),
+        "_req": pa.array(sp.req[keep]),
+        "_span": k,
+    }
+    return table, errors
+
+
+def _problem(tid_n: int, tid_zero: bool, sid_n: int, sid_zero: bool, pid_n: int) -> str:
+    """`proto.span_problem`'s text, from the id lengths."""
+    if tid_n != 16 or tid_zero:
+        return f"trace_id is {tid_n} bytes{' of zeros' if tid_n == 16 else ''}, expected 16 non-zero bytes"
+    if sid_n != 8 or sid_zero:
+        return f"span_id is {sid_n} bytes, expected 8 non-zero bytes"
+    return f"parent_span_id is {pid_n} bytes, expected 8"
+
+
+def _events(w: Wire, sp: Level, f: Fields) -> pa.Array:
+    """Per span, the JSON array of its events, or null when it has none."""
+    ev = _child(f, sp, 11)
+    evf = _check(w, _scan(w, ev), ev, EVENT)
+    m = len(ev)
+    names = _quoted(_texts(w, *_ranges(evf, _one(evf, 2, m), ev), ev.req))
+    t_at = _one(evf, 1, m)
+    times = np.where(t_at >= 0, evf.val[np.maximum(t_at, 0)] if len(evf.val) else 0, 0).astype(np.uint64)
+    attrs = _objects(w, ev, evf, 3, 7)
+    texts = pc.binary_join_element_wise('{"name":', names, ',"time_unix_nano":', pa.array(times).cast(pa.string()),
+                                        ',"attributes":', attrs, "}", "")
+    lists = pc.binary_join_element_wise("[", _joined(texts, ev.parent, len(sp), ","), "]", "")
+    has = np.bincount(ev.parent, minlength=len(sp)) > 0
+    return pc.if_else(pa.array(has), lists, pa.scalar(None, pa.string()))
+
+
+def _or_null(texts: pa.Array) -> pa.Array:
+    """`x or None` of the reference: the empty string becomes null."""
+    return pc.if_else(pc.equal(texts, ""), pa.scalar(None, pa.string()), texts)
+
+
+def _with(table: dict, more: dict) -> dict:
+    k = table["_span"]
+    return {**table, **{c: a.take(k) for c, a in more.items()}}
+
+
+def _assemble(w: Wire, items, table: dict, errors) -> tuple[pa.Table, list[tuple[int, str, str]]]:
+    """The fast rows and the reference walk's rows of the failed requests, in request order."""
+    schema = arrow_schema("otel_spans")
+    n_rows = len(table["_span"])
+    cols = {}
+    for fld in schema:
+        if fld.name == "source_file":
+            cols[fld.name] = pa.nulls(n_rows, fld.type)
+        else:
+            cols[fld.name] = table[fld.name].cast(fld.type)
+    fast = pa.table(cols, schema=schema)
+    failed = np.flatnonzero(w.bad)
+    errs_by_req: dict[int, list] = {}
+    for req, raw, reason in errors:
+        errs_by_req.setdefault(req, []).append((int(items[req][0]), raw, reason))
+    if not len(failed):
+        return fast, [e for r in sorted(errs_by_req) for e in errs_by_req[r]], w.bad
+    row_req = table["_req"].to_numpy()
+    pieces = []
+    done = 0
+    for r in failed.tolist():
+        upto = int(np.searchsorted(row_req, r))
+        if upto > done:
+            pieces.append(fast.slice(done, upto - done))
+        done = upto
+        line, data = items[r]
+        batch = SpanBatch()
+        errs: list[tuple[int, str, str]] = []
+        try:
+            proto.add_request(proto.parse_request(data), line, batch, errs)
+        except DecodeError as exc:
+            errs.append((line, f"<{len(data)} bytes of protobuf>",
+                         f"not a valid OTLP ExportTraceServiceRequest ({exc})"))
+        errs_by_req[r] = errs
+        if len(batch):
+            pieces.append(batch.to_arrow())
+    if done < len(fast):
+        pieces.append(fast.slice(done))
+    table = pa.concat_tables(pieces) if pieces else fast.slice(0, 0)
+    return table, [e for r in sorted(errs_by_req) for e in errs_by_req[r]], w.bad
