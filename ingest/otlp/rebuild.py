@@ -84,18 +84,24 @@ class _Attrs:
     __slots__ = ("attrs", "role")
 
     def __init__(self, role, values, indexed):
+        """`values`: per text key a string's value, then any other value's JSON text (rebuild_sql._text_values)."""
         self.role = role
         if indexed is not None:
             self.attrs = json.loads(indexed)
         else:
-            self.attrs = {k: json.loads(v) for k, v in zip(q.TEXT_KEYS, values) if v is not None}
+            self.attrs = {}
+            for k, text, other in zip(q.TEXT_KEYS, values[0::2], values[1::2]):
+                if text is not None:
+                    self.attrs[k] = text
+                elif other is not None:
+                    self.attrs[k] = json.loads(other)
 
 
 def _texts(con) -> pa.Table:
     """goal and final_answer per task (mapping rules), as an Arrow table."""
     goal: dict[str, str | None] = {}
     answer: dict[str, str | None] = {}
-    n = len(q.TEXT_KEYS)
+    n = 2 * len(q.TEXT_KEYS)
     for row in con.execute(q.HEAD_TEXTS).fetchall():
         span = _Attrs(row[1], row[2:2 + n], row[2 + n])
         goal[row[0]] = user_text(span) or None
