@@ -74,7 +74,7 @@ def rebuild_traces(con, trace_ids: pa.Table) -> dict[str, int]:
 
 def _derive(con) -> None:
     """Turns, steps and tasks of the touched traces (temp tables), and their stored rows."""
-    for statement in (q.SPANS, q.CHAIN, q.FLAGS, q.MEMBERS, q.STEPS, q.TASKS, q.OLD):
+    for statement in (q.SPANS, q.EDGES, q.CHAIN, q.FLAGS, q.MEMBERS, q.STEPS, q.TASKS, q.OLD):
         con.execute(statement)
 
 

@@ -179,14 +179,22 @@ SELECT *,
 FROM y
 """
 
+# Each span's parent as a row number (n), so that the walk up and the joins after it
+# compare integers, not (trace id, span id) strings.
+EDGES = """
+CREATE OR REPLACE TEMP TABLE otlp_e AS
+SELECT s.n, s.trace_id, s.role, p.n AS pn, s.parent IS NOT NULL AS has_parent
+FROM otlp_sp s LEFT JOIN otlp_sp p ON p.trace_id = s.trace_id AND p.span_id = s.parent
+"""
+
 # Every span with each of its ancestors (depth 0 = itself), as far as they are stored.
 CHAIN = """
 CREATE OR REPLACE TEMP TABLE otlp_chain AS
-WITH RECURSIVE chain(trace_id, span_id, cur, cur_parent, cur_role, depth) AS (
-  SELECT trace_id, span_id, span_id, parent, role, 0 FROM otlp_sp
+WITH RECURSIVE chain(n, cur, cur_pn, cur_has_parent, cur_role, depth) AS (
+  SELECT n, n, pn, has_parent, role, 0 FROM otlp_e
   UNION ALL
-  SELECT c.trace_id, c.span_id, p.span_id, p.parent, p.role, c.depth + 1
-  FROM chain c JOIN otlp_sp p ON p.trace_id = c.trace_id AND p.span_id = c.cur_parent
+  SELECT c.n, e.n, e.pn, e.has_parent, e.role, c.depth + 1
+  FROM chain c JOIN otlp_e e ON e.n = c.cur_pn
   WHERE c.depth < 999
 )
 SELECT * FROM chain
@@ -195,33 +203,36 @@ SELECT * FROM chain
 # Heads of turns: outermost agent spans, or (a trace without agents) root spans.
 FLAGS = """
 CREATE OR REPLACE TEMP TABLE otlp_flag AS
-SELECT s.trace_id, s.span_id,
-  CASE WHEN bool_or(s.role = 'agent') OVER (PARTITION BY s.trace_id)
-       THEN coalesce(s.role = 'agent', false) AND NOT coalesce(up.agent_above, false)
-       ELSE s.parent IS NULL END AS is_head,
-  (s.parent IS NOT NULL AND p.span_id IS NULL) AS parent_missing
-FROM otlp_sp s
-LEFT JOIN (SELECT trace_id, span_id, bool_or(depth > 0 AND cur_role = 'agent') AS agent_above
-           FROM otlp_chain GROUP BY ALL) up ON up.trace_id = s.trace_id AND up.span_id = s.span_id
-LEFT JOIN otlp_sp p ON p.trace_id = s.trace_id AND p.span_id = s.parent
+SELECT e.n,
+  CASE WHEN bool_or(e.role = 'agent') OVER (PARTITION BY e.trace_id)
+       THEN coalesce(e.role = 'agent', false) AND NOT coalesce(up.agent_above, false)
+       ELSE NOT e.has_parent END AS is_head,
+  (e.has_parent AND e.pn IS NULL) AS parent_missing
+FROM otlp_e e
+LEFT JOIN (SELECT n, bool_or(depth > 0 AND cur_role = 'agent') AS agent_above FROM otlp_chain GROUP BY n) up
+  USING (n)
 """
 
 # The turn of each span: walking up, the first head (its id), root (none) or missing
-# parent (that parent's id: the task span that has not arrived).
+# parent (that parent's id: the task span that has not arrived). `mark` says which, as
+# one integer: a head's n (>= 0), -1 for a root, -2 - n for the span n whose parent is missing.
+# A head is the first head on its own way up, so a turn's members include its head iff
+# one of them is a head.
 MEMBERS = """
 CREATE OR REPLACE TEMP TABLE otlp_m AS
-WITH k AS (
-  SELECT c.trace_id, c.span_id,
-    nullif(arg_min(CASE WHEN f.is_head THEN c.cur WHEN c.cur_parent IS NULL THEN '' ELSE c.cur_parent END,
-                   c.depth), '') AS turn_key
-  FROM otlp_chain c JOIN otlp_flag f ON f.trace_id = c.trace_id AND f.span_id = c.cur
-  WHERE f.is_head OR c.cur_parent IS NULL OR f.parent_missing
-  GROUP BY ALL
+WITH k0 AS (
+  SELECT c.n,
+    arg_min(CASE WHEN f.is_head THEN c.cur WHEN NOT c.cur_has_parent THEN -1 ELSE -2 - c.cur END, c.depth) AS mark
+  FROM otlp_chain c JOIN otlp_flag f ON f.n = c.cur
+  WHERE f.is_head OR NOT c.cur_has_parent OR f.parent_missing
+  GROUP BY c.n
+), k AS (
+  SELECT k0.n, h.trace_id, CASE WHEN k0.mark >= 0 THEN h.span_id ELSE h.parent END AS turn_key
+  FROM k0 JOIN otlp_sp h ON h.n = CASE WHEN k0.mark >= 0 THEN k0.mark ELSE -2 - k0.mark END
+  WHERE k0.mark <> -1
 ), g AS (
-  SELECT k.trace_id, k.turn_key,
-    bool_or(k.turn_key = k.span_id AND f.is_head) AS has_head, bool_or(s.role IN ('tool', 'llm')) AS has_work
-  FROM k JOIN otlp_sp s USING (trace_id, span_id) JOIN otlp_flag f USING (trace_id, span_id)
-  WHERE k.turn_key IS NOT NULL
+  SELECT k.trace_id, k.turn_key, bool_or(f.is_head) AS has_head, bool_or(e.role IN ('tool', 'llm')) AS has_work
+  FROM k JOIN otlp_flag f USING (n) JOIN otlp_e e USING (n)
   GROUP BY ALL
   HAVING has_head OR has_work
 ), t AS (
@@ -234,9 +245,10 @@ SELECT *,
   sum(CASE WHEN is_step THEN 1 ELSE 0 END) OVER (w ROWS UNBOUNDED PRECEDING) AS seq
 FROM (
   SELECT s.n, s.trace_id, s.span_id, s.role, s.started_at, s.ended_at, s.conv_v, s.user_v, s.prov_v, s.claim_v,
-    t.task_id, t.turn_key, t.has_head, (t.has_head AND s.span_id = t.turn_key) AS is_task_head,
-    s.role IN ('tool', 'llm') AND NOT (t.has_head AND s.span_id = t.turn_key) AS is_step
-  FROM otlp_sp s JOIN k USING (trace_id, span_id) JOIN t ON t.trace_id = s.trace_id AND t.turn_key = k.turn_key
+    t.task_id, t.turn_key, t.has_head, (t.has_head AND f.is_head) AS is_task_head,
+    s.role IN ('tool', 'llm') AND NOT (t.has_head AND f.is_head) AS is_step
+  FROM k JOIN otlp_sp s USING (n) JOIN otlp_flag f USING (n)
+  JOIN t ON t.trace_id = k.trace_id AND t.turn_key = k.turn_key
 )
 WINDOW w AS (PARTITION BY task_id ORDER BY started_at NULLS LAST, span_id)
 """
@@ -570,6 +582,6 @@ WHERE s.kind = 'llm' AND s.task_id IN (SELECT task_id FROM otlp_need_text)
 """
 
 DROP = ["DROP TABLE IF EXISTS " + t for t in
-        ("otlp_sp", "otlp_chain", "otlp_flag", "otlp_m", "otlp_step", "otlp_task", "otlp_old", "otlp_ids", "otlp_named",
+        ("otlp_sp", "otlp_e", "otlp_chain", "otlp_flag", "otlp_m", "otlp_step", "otlp_task", "otlp_old", "otlp_ids", "otlp_named",
          "otlp_need_text")]
 
