@@ -33,6 +33,7 @@ doubles) are converted one by one with the reference functions.
 from __future__ import annotations
 
 import base64
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -180,7 +181,7 @@ def _varints(b: np.ndarray, p: np.ndarray):
 
 
 def _fixed64(b: np.ndarray, p: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(b[p[:, None] + np.arange(8)]).view("<u8").ravel()
+    return np.lib.stride_tricks.sliding_window_view(b, 8)[p].view("<u8").ravel()
 
 
 def _step_len(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
@@ -202,21 +203,33 @@ def _step_len(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
     return tag >> 3, start, end
 
 
-def _scan(w: Wire, lvl: Level) -> Fields:
-    """All fields of all messages of `lvl`; a malformed message fails its request."""
+def _fields(w: Wire, lvl: Level, layout) -> Fields:
+    """All fields of all messages of `lvl`, checked against `layout`."""
+    fields, unordered = _scan(w, lvl, layout[1])
+    return _check(w, fields, lvl, layout, unordered)
+
+
+def _scan(w: Wire, lvl: Level, singular: np.ndarray) -> tuple[Fields, np.ndarray]:
+    """All fields of all messages of `lvl` (a malformed message fails its request).
+
+    Also returns the messages whose singular fields are not in increasing order
+    (canonical writers order fields by number), the only ones that may hold one twice.
+    """
     b = w.b
     pos = lvl.start.copy()
     ends = lvl.end
     parts = []
+    last_single = np.zeros(len(lvl), np.int64)
+    unordered = []
     active = np.flatnonzero(pos < ends)
     seq = 0
     while len(active):
         if len(active) < SCALAR_BELOW:
-            parts.append(_scan_loop(w, active, pos, ends, seq, lvl.req))
+            parts.append(_scan_loop(w, active, pos, ends, seq, lvl.req, singular, last_single, unordered))
             break
         p = pos[active]
         lim = ends[active]
-        lean = _step_len(b, p, lim) if seq else None
+        lean = _step_len(b, p, lim)
         if lean is not None:
             num, start, end = lean
             parts.append((active, seq, num, LEN, start, end, None))
@@ -226,12 +239,21 @@ def _scan(w: Wire, lvl: Level) -> Fields:
                 w.fail(lvl.req[active[~ok]])
                 active, num, wt, start, end, val, lim = (a[ok] for a in (active, num, wt, start, end, val, lim))
             parts.append((active, seq, num, wt, start, end, val))
+        single = singular[np.minimum(num, 63)]
+        if single.any():
+            i = np.flatnonzero(single)
+            m, k = active[i], num[i]
+            back = k <= last_single[m]
+            if back.any():
+                unordered.append(m[back])
+            last_single[m] = k
         pos[active] = end
         active = active[end < lim]
         seq += 1
     z = np.zeros(0, np.int64)
+    unordered = np.unique(np.concatenate(unordered)) if unordered else z
     if not parts:
-        return Fields(z, z, z, z, z, np.zeros(0, np.uint64), z)
+        return Fields(z, z, z, z, z, np.zeros(0, np.uint64), z), unordered
     sizes = [len(part[0]) for part in parts]
     msg = np.concatenate([part[0] for part in parts])
     sq = np.concatenate([np.broadcast_to(np.asarray(part[1], np.int64), (n,)) for part, n in zip(parts, sizes)])
@@ -245,7 +267,7 @@ def _scan(w: Wire, lvl: Level) -> Fields:
     first = np.cumsum(counts) - counts
     f = Fields(msg, num, wt, start, end, val, first[msg] + sq)
     bad = w.bad[lvl.req[f.msg]]
-    return f.keep(~bad) if bad.any() else f
+    return (f.keep(~bad) if bad.any() else f), unordered
 
 
 def _step(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
@@ -282,13 +304,16 @@ def _step(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
     return ok, num, wt, start, end, val
 
 
-def _scan_loop(w: Wire, active: np.ndarray, pos: np.ndarray, ends: np.ndarray, seq0: int, reqs: np.ndarray):
+def _scan_loop(w: Wire, active: np.ndarray, pos: np.ndarray, ends: np.ndarray, seq0: int, reqs: np.ndarray,
+               singular: np.ndarray, last_single: np.ndarray, unordered: list):
     """The rest of the fields of a few long messages, one field at a time."""
     raw = w.raw
+    single = set(np.flatnonzero(singular).tolist())
     cols = ([], [], [], [], [], [], [])
     msgs, seqs, nums, wts, starts, ends_, vals = cols
     for m in active.tolist():
         p, lim, k = int(pos[m]), int(ends[m]), seq0
+        last = int(last_single[m])
         while p < lim:
             tag, p = _varint(raw, p, lim)
             num, wt = tag >> 3, tag & 7
@@ -310,6 +335,10 @@ def _scan_loop(w: Wire, active: np.ndarray, pos: np.ndarray, ends: np.ndarray, s
             if p < 0 or p > lim:
                 w.fail(reqs[m])
                 break
+            if num in single:
+                if num <= last:
+                    unordered.append(np.array([m]))
+                last = num
             msgs.append(m)
             seqs.append(k)
             nums.append(num)
@@ -343,21 +372,19 @@ def _varint(raw: bytes, p: int, lim: int) -> tuple[int, int]:
         shift += 7
 
 
-def _check(w: Wire, f: Fields, lvl: Level, layout) -> Fields:
+def _check(w: Wire, f: Fields, lvl: Level, layout, unordered: np.ndarray) -> Fields:
     """Fail the requests of messages that use a field in a way the fast path does not copy."""
     wire, singular = layout
     n = np.minimum(f.num, 63)
     expected = wire[n]
     wrong = (expected == -2) | ((expected >= 0) & (expected != f.wt))
-    # A singular field given twice (protobuf would merge or keep the last): of the
-    # fields sharing a (message, number) slot, all but one lose the write below.
-    s = np.flatnonzero(singular[n] & (expected >= 0))
-    if len(s) > 1:
-        width = int(np.flatnonzero(singular).max()) + 1
-        slot = f.msg[s] * width + n[s]
-        table = np.full(len(lvl) * width, -1, np.int64)
-        table[slot] = np.arange(len(s))
-        wrong[s[table[slot] != np.arange(len(s))]] = True
+    if len(unordered):  # a singular field given twice? (protobuf would merge, or keep the last)
+        suspect = np.zeros(len(lvl), bool)
+        suspect[unordered] = True
+        mine = np.flatnonzero(suspect[f.msg] & singular[n])
+        pair = np.sort(f.msg[mine] * 64 + n[mine])
+        twice = pair[1:][pair[1:] == pair[:-1]] // 64
+        wrong[mine[np.isin(f.msg[mine], twice)]] = True
     if wrong.any():
         w.fail(lvl.req[f.msg[wrong]])
         return f.keep(~w.bad[lvl.req[f.msg]])
@@ -367,7 +394,7 @@ def _check(w: Wire, f: Fields, lvl: Level, layout) -> Fields:
 def _child(f: Fields, lvl: Level, num: int) -> Level:
     i = f.numbered(num)
     if len(i) > 1 and (np.diff(f.rank[i]) < 0).any():  # wire order, via a counting sort of the ranks
-        slots = np.full(int(f.rank[i].max()) + 1, -1, np.int64)
+        slots = np.full(int(f.rank[i].max()) + 1, -1, np.int64 if len(f.rank) >= 1 << 31 else np.int32)
         slots[f.rank[i]] = i
         i = slots[slots >= 0]
     parent = f.msg[i]
@@ -487,17 +514,7 @@ def _hex(raw: np.ndarray, valid: np.ndarray | None = None) -> pa.Array:
 
 
 def _bytes_at(w: Wire, start: np.ndarray, nbytes: int) -> np.ndarray:
-    return w.b[np.minimum(start, len(w.b) - PAD)[:, None] + np.arange(nbytes)]
-
-
-def _place(n: int, parts: list[tuple[np.ndarray, pa.Array]]) -> pa.Array:
-    """One string array of length n from pieces that each cover some positions."""
-    parts = [(i, a) for i, a in parts if len(i)]
-    where = np.concatenate([i for i, _ in parts]) if parts else np.zeros(0, np.int64)
-    assert len(where) == n
-    back = np.empty(n, np.int64)
-    back[where] = np.arange(n)
-    return pa.concat_arrays([a.cast(pa.string()) for _, a in parts] or [pa.array([], pa.string())]).take(back)
+    return np.lib.stride_tricks.sliding_window_view(w.b, nbytes)[np.minimum(start, len(w.b) - PAD)]
 
 
 def _joined(pieces: pa.Array, owner: np.ndarray, n_owners: int, sep: str) -> pa.Array:
@@ -509,49 +526,89 @@ def _joined(pieces: pa.Array, owner: np.ndarray, n_owners: int, sep: str) -> pa.
 
 
 # ---- attributes ---------------------------------------------------------------------
+#
+# An owner's object text is cut from one `take` over a few source arrays: per
+# attribute two elements, the key (with what goes before it: `{`, `,` or `",`,
+# and after it: `:` or `:"` before a string) and the value, then `}` or `"}`;
+# `{}` for an owner without attributes. The taken elements lie back to back, so
+# each owner's text is a range of the result's data buffer: no join, no copy
+# per piece.
 
-def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int) -> pa.Array:
-    """The JSON object text of the attributes (KeyValue field `num`) of every owner message.
+_LITERALS = pa.array(["}", '"}', "{}", "null", "true", "false"], pa.string())
+CLOSE, EMPTY_OBJECT, NULL, TRUE, FALSE = 0, 2, 3, 4, 5
+_KEY_BEFORE = np.array(["{", "{", ",", ",", '",', '",'], object)
+_KEY_AFTER = np.array([":", ':"'] * 3, object)
+
+
+def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int,
+             wanted: np.ndarray | None = None) -> pa.Array:
+    """The JSON object text of the attributes (KeyValue field `num`) of the owners `wanted` (default: all).
 
     `depth`: how deep the KeyValue's AnyValue sits in a request (for upb's nesting limit).
     """
     kv = _child(f, owners, num)
-    kf = _check(w, _scan(w, kv), kv, KEY_VALUE)
-    key_start, key_end = _ranges(kf, _one(kf, 1, len(kv)), kv)
-    keys = _texts(w, key_start, key_end, kv.req)
-    value_at = _one(kf, 2, len(kv))
-    values = _values(w, kf, value_at, kv, depth)
+    kf = _fields(w, kv, KEY_VALUE)
+    keys = _texts(w, *_ranges(kf, _one(kf, 1, len(kv)), kv), kv.req)
     enc = pc.dictionary_encode(keys)
-    key_json = _quoted(enc.dictionary).take(enc.indices)
-    pieces = pc.binary_join_element_wise(key_json, values, ":")
-    objects = pc.binary_join_element_wise("{", _joined(pieces, kv.parent, len(owners), ","), "}", "")
-    # dict semantics for a key given twice: its first place, its last value
-    codes = enc.indices.to_numpy().astype(np.int64)
-    pair = np.sort(kv.parent * max(len(enc.dictionary), 1) + codes)
+    quoted_keys = _quoted(enc.dictionary)
+    k = len(quoted_keys)
+    # 6 variants per key: 6 * code + 2 * (0 first, 1 after a value, 2 after a string) + (a string follows)
+    variants = pc.binary_join_element_wise(
+        pa.array(np.tile(_KEY_BEFORE, k), pa.string()), quoted_keys.take(pa.array(np.repeat(np.arange(k), 6))),
+        pa.array(np.tile(_KEY_AFTER, k), pa.string()), "")
+    sources, value_src, relative, quote = _values(w, kf, _one(kf, 2, len(kv)), kv, depth)
+    arrays = [_LITERALS, variants, *sources]
+    base = np.cumsum([0] + [len(a) for a in arrays])
+    codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+
+    n_owners = len(owners)
+    counts = np.bincount(kv.parent, minlength=n_owners)
+    first = np.cumsum(counts) - counts
+    owner_list = np.arange(n_owners) if wanted is None else wanted
+    cnt = counts[owner_list]
+    starts = np.zeros(len(owner_list) + 1, np.int64)
+    np.cumsum(2 * cnt + 1, out=starts[1:])
+    index = np.empty(int(starts[-1]), np.int64)
+    # the attributes of the chosen owners, in order
+    rank = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    j = np.repeat(first[owner_list], cnt) + rank
+    at = np.repeat(starts[:-1], cnt) + 2 * rank
+    q = quote[j].astype(np.int64)
+    before = np.where(rank > 0, 1 + quote[j - 1], 0)
+    index[at] = base[1] + 6 * codes[j] + 2 * before + q
+    index[at + 1] = np.where(relative[j], base[2] + value_src[j], value_src[j])
+    last = first[owner_list] + cnt - 1
+    index[starts[1:] - 1] = np.where(cnt > 0, CLOSE + quote[np.maximum(last, 0)] if len(quote) else CLOSE,
+                                     EMPTY_OBJECT)
+    taken = pa.concat_arrays(arrays).take(pa.array(index))
+    offsets = np.frombuffer(taken.buffers()[1], np.int32)[taken.offset:taken.offset + len(taken) + 1]
+    objects = pa.Array.from_buffers(pa.string(), len(owner_list),
+                                    [None, pa.py_buffer(np.ascontiguousarray(offsets[starts])), taken.buffers()[2]])
+    # dict semantics for a key given twice: its first place, its last value (json.loads keeps
+    # exactly that, and writing the parsed values back gives the same texts)
+    pair = kv.parent * max(k, 1) + codes
+    pair = np.sort(pair.astype(np.int32) if len(pair) and (int(kv.parent[-1]) + 1) * k < 1 << 31 else pair)
     dup = pair[1:][pair[1:] == pair[:-1]]
     if len(dup):
-        owner_dup = np.unique(dup // max(len(enc.dictionary), 1))
-        counts = np.bincount(kv.parent, minlength=len(owners))
-        first = np.cumsum(counts) - counts
-        fixed = []
-        for o in owner_dup.tolist():
-            lo, hi = int(first[o]), int(first[o] + counts[o])
-            d: dict[str, str] = {}
-            for k, text in zip(keys[lo:hi].to_pylist(), pieces[lo:hi].to_pylist()):
-                d[k] = text
-            fixed.append("{" + ",".join(d.values()) + "}")
-        mask = np.zeros(len(owners), bool)
-        mask[owner_dup] = True
+        dup_owner = np.zeros(n_owners, bool)
+        dup_owner[np.unique(dup // max(k, 1))] = True
+        mask = dup_owner[owner_list]
+        fixed = [dumps(json.loads(t)) for t in pc.filter(objects, pa.array(mask)).to_pylist()]
         objects = pc.replace_with_mask(objects, pa.array(mask), pa.array(fixed, pa.string()))
     return objects
 
 
-def _values(w: Wire, kf: Fields, value_at: np.ndarray, kv: Level, depth: int) -> pa.Array:
-    """The JSON text of each KeyValue's value (an absent or empty AnyValue is null)."""
+def _values(w: Wire, kf: Fields, value_at: np.ndarray, kv: Level, depth: int):
+    """The JSON text of each KeyValue's value (an absent or empty AnyValue is null).
+
+    Returns (source arrays; per KeyValue the index of its text, in `_LITERALS` or,
+    where `relative`, in the concatenated sources; whether a closing quote must
+    follow, for strings given unquoted).
+    """
     n = len(kv)
     has = np.flatnonzero(value_at >= 0)
     av = Level(kf.start[value_at[has]], kf.end[value_at[has]], has, kv.req[has])
-    af = _check(w, _scan(w, av), av, ANY_VALUE)
+    af = _fields(w, av, ANY_VALUE)
     is_value = (af.num >= 1) & (af.num <= 7)
     twice = np.bincount(af.msg[is_value], minlength=len(av)) > 1  # oneof: the last would win
     if twice.any():
@@ -561,30 +618,80 @@ def _values(w: Wire, kf: Fields, value_at: np.ndarray, kv: Level, depth: int) ->
     i = np.flatnonzero(is_value)
     kind[af.msg[i]] = af.num[i]
     at[af.msg[i]] = i
-    parts = []
-    nulls = np.concatenate([np.flatnonzero(value_at < 0), has[kind == 0]])
-    parts.append((nulls, pa.array(np.full(len(nulls), "null", object), pa.string())))
-    sel = np.flatnonzero(kind == 1)
-    r = at[sel]
-    parts.append((has[sel], _quoted(_texts(w, af.start[r], af.end[r], av.req[sel]))))
-    sel = np.flatnonzero(kind == 2)
-    truth = af.val[at[sel]] != 0
-    parts.append((has[sel], pa.array(np.where(truth, "true", "false").astype(object), pa.string())))
-    sel = np.flatnonzero(kind == 3)
-    parts.append((has[sel], pa.array(af.val[at[sel]].view(np.int64)).cast(pa.string())))
-    sel = np.flatnonzero(kind == 4)
-    doubles = af.val[at[sel]].view(np.float64)
-    parts.append((has[sel], pa.array([dumps(x) if x - x == 0 else "null" for x in doubles.tolist()], pa.string())))
-    sel = np.flatnonzero(kind == 7)
+    src = np.full(n, NULL, np.int64)
+    relative = np.zeros(n, bool)
+    quote = np.zeros(n, bool)
+    sources: list[pa.Array] = []
     raw = w.raw
-    parts.append((has[sel], pa.array(['"' + base64.b64encode(raw[s:e]).decode("ascii") + '"'
-                                       for s, e in zip(af.start[at[sel]].tolist(), af.end[at[sel]].tolist())],
-                                      pa.string())))
+
+    def add(where: np.ndarray, texts: pa.Array) -> None:
+        src[where] = np.arange(len(texts)) + sum(len(x) for x in sources)
+        relative[where] = True
+        sources.append(texts)
+
+    sel = np.flatnonzero(kind == 1)
+    if len(sel):
+        texts = _texts(w, af.start[at[sel]], af.end[at[sel]], av.req[sel])
+        odd, chars = _with_specials(texts)
+        plain = np.flatnonzero(~odd)
+        add(has[sel], texts)
+        quote[has[sel]] = True
+        if len(plain) < len(sel):  # these are written escaped instead
+            special = np.flatnonzero(odd)
+            add(has[sel[special]], _escaped(texts.take(pa.array(special)), chars))
+    sel = np.flatnonzero(kind == 2)
+    src[has[sel]] = np.where(af.val[at[sel]] != 0, TRUE, FALSE)
+    sel = np.flatnonzero(kind == 3)
+    if len(sel):
+        add(has[sel], pa.array(af.val[at[sel]].view(np.int64)).cast(pa.string()))
+    sel = np.flatnonzero(kind == 4)
+    if len(sel):
+        doubles = af.val[at[sel]].view(np.float64)
+        add(has[sel], pa.array([dumps(x) if x - x == 0 else "null" for x in doubles.tolist()], pa.string()))
+    sel = np.flatnonzero(kind == 7)
+    if len(sel):
+        add(has[sel], pa.array(['"' + base64.b64encode(raw[s:e]).decode("ascii") + '"'
+                                for s, e in zip(af.start[at[sel]].tolist(), af.end[at[sel]].tolist())],
+                               pa.string()))
     sel = np.flatnonzero((kind == 5) | (kind == 6))
-    parts.append((has[sel], pa.array([_nested(w, raw[s:e], r, depth) for s, e, r in
-                                       zip(av.start[sel].tolist(), av.end[sel].tolist(), av.req[sel].tolist())],
-                                      pa.string())))
-    return _place(n, parts)
+    if len(sel):
+        add(has[sel], pa.array([_nested(w, raw[s:e], r, depth) for s, e, r in
+                                zip(av.start[sel].tolist(), av.end[sel].tolist(), av.req[sel].tolist())],
+                               pa.string()))
+    return sources, src, relative, quote
+
+
+def _with_specials(texts: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Which strings hold a byte JSON must escape, and which such bytes occur."""
+    offsets = np.frombuffer(texts.buffers()[1], np.int32)[texts.offset:texts.offset + len(texts) + 1]
+    data = texts.buffers()[2]
+    if data is None or offsets[-1] == offsets[0]:
+        return np.zeros(len(texts), bool), np.zeros(0, np.uint8)
+    d = np.frombuffer(data, np.uint8)[offsets[0]:offsets[-1]]
+    at = np.flatnonzero((d < 0x20) | (d == 0x22) | (d == 0x5C))
+    chars = np.unique(d[at])
+    at += offsets[0]
+    return np.searchsorted(at, offsets[1:]) > np.searchsorted(at, offsets[:-1]), chars
+
+
+_SIMPLE_ESCAPES = {0x5C: "\\\\", 0x22: '\\"', 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"}
+
+
+def _escaped(texts: pa.Array, chars: np.ndarray) -> pa.Array:
+    """The strings as json.dumps(ensure_ascii=False) writes them, without the quotes.
+
+    `chars`: the bytes to escape that occur; one pass per such byte, the backslash first.
+    """
+    present = {int(c) for c in chars}
+    out = texts
+    for c in _SIMPLE_ESCAPES:
+        if c in present:
+            out = pc.replace_substring(out, chr(c), _SIMPLE_ESCAPES[c])
+    if present - _SIMPLE_ESCAPES.keys():  # other control characters, as \u00XX: rare
+        odd = pc.match_substring_regex(texts, r"[\x00-\x07\x0b\x0e-\x1f]")
+        out = pc.replace_with_mask(out, odd, pa.array(
+            [dumps(x)[1:-1] for x in pc.filter(texts, odd).to_pylist()], pa.string()))
+    return out
 
 
 def _nested(w: Wire, data: bytes, req: int, depth: int) -> str:
@@ -625,23 +732,23 @@ def decode_with_fallbacks(items: list[tuple[int, bytes]]):
     lines = np.array([line for line, _ in items], np.int64)
     n = len(items)
     reqs = Level(w.start, w.end, np.arange(n), np.arange(n))
-    rf = _check(w, _scan(w, reqs), reqs, REQUEST)
+    rf = _fields(w, reqs, REQUEST)
 
     rs = _child(rf, reqs, 1)
-    rsf = _check(w, _scan(w, rs), rs, RESOURCE_SPANS)
+    rsf = _fields(w, rs, RESOURCE_SPANS)
     _texts(w, *_ranges(rsf, _one(rsf, 3, len(rs)), rs), rs.req)  # schema_url: only checked
 
     res = _child(rsf, rs, 1)
-    resf = _check(w, _scan(w, res), res, RESOURCE)
+    resf = _fields(w, res, RESOURCE)
     resource_json = pa.concat_arrays([_objects(w, res, resf, 1, 5), pa.array(["{}"], pa.string())])
     resource_of_rs = np.full(len(rs), len(res), np.int64)
     resource_of_rs[res.parent] = np.arange(len(res))
 
     ss = _child(rsf, rs, 2)
-    ssf = _check(w, _scan(w, ss), ss, SCOPE_SPANS)
+    ssf = _fields(w, ss, SCOPE_SPANS)
     _texts(w, *_ranges(ssf, _one(ssf, 3, len(ss)), ss), ss.req)
     scope = _child(ssf, ss, 1)
-    scf = _check(w, _scan(w, scope), scope, SCOPE)
+    scf = _fields(w, scope, SCOPE)
     scope_names = _texts(w, *_ranges(scf, _one(scf, 1, len(scope)), scope), scope.req)
     scope_versions = _texts(w, *_ranges(scf, _one(scf, 2, len(scope)), scope), scope.req)
     _objects(w, scope, scf, 3, 6)  # scope attributes: only checked
@@ -651,7 +758,7 @@ def decode_with_fallbacks(items: list[tuple[int, bytes]]):
     scope_versions = pa.concat_arrays([scope_versions, pa.array([""])])
 
     sp = _child(ssf, ss, 2)
-    spf = _check(w, _scan(w, sp), sp, SPAN)
+    spf = _fields(w, sp, SPAN)
     table, errors = _span_rows(w, sp, spf, lines)
     ss_of = sp.parent
     rs_of = ss.parent[ss_of]
@@ -690,7 +797,7 @@ def _span_rows(w: Wire, sp: Level, f: Fields, lines: np.ndarray):
         w.fail(sp.req[too_big])
 
     st = _child(f, sp, 15)
-    stf = _check(w, _scan(w, st), st, STATUS)
+    stf = _fields(w, st, STATUS)
     status_of = np.full(n, len(st), np.int64)
     status_of[st.parent] = np.arange(len(st))
     msgs = pa.concat_arrays([_texts(w, *_ranges(stf, _one(stf, 2, len(st)), st), st.req), pa.array([""])])
@@ -698,16 +805,19 @@ def _span_rows(w: Wire, sp: Level, f: Fields, lines: np.ndarray):
     codes = np.append(np.where(code_at >= 0, stf.val[np.maximum(code_at, 0)] if len(stf.val) else 0, 0)
                       .astype(np.uint64), np.uint64(0))
 
-    attributes = _objects(w, sp, f, 9, 6)
+    accepted = np.flatnonzero(~problem)
+    attributes = _objects(w, sp, f, 9, 6, accepted)
     events = _events(w, sp, f)
     lk = _child(f, sp, 13)
-    lkf = _check(w, _scan(w, lk), lk, LINK)
+    lkf = _fields(w, lk, LINK)
     _texts(w, *_ranges(lkf, _one(lkf, 3, len(lk)), lk), lk.req)  # links: only checked
     _objects(w, lk, lkf, 4, 7)
 
     # Rows of requests that take the reference walk are dropped here, and rejected spans.
     live = ~w.bad[sp.req]
     keep = np.flatnonzero(live & ~problem)
+    if len(keep) < len(accepted):
+        attributes = attributes.filter(pa.array(live[accepted]))
     errors = []
     rejected = np.flatnonzero(live & problem)
     if len(rejected):
@@ -734,7 +844,7 @@ def _span_rows(w: Wire, sp: Level, f: Fields, lines: np.ndarray):
         "ended_at": ns["ended_at"],
         "status_code": _CODE_NAMES.take(enum_index(codes[st_keep], len(STATUS_CODES))),
         "status_message": _or_null(msgs.take(pa.array(st_keep))),
-        "attributes": attributes.take(k),
+        "attributes": attributes,
         "events": events.take(k),
         "source_line": pa.array(lines[sp.req[keep]]),
         "_req": pa.array(sp.req[keep]),
@@ -755,7 +865,7 @@ def _problem(tid_n: int, tid_zero: bool, sid_n: int, sid_zero: bool, pid_n: int)
 def _events(w: Wire, sp: Level, f: Fields) -> pa.Array:
     """Per span, the JSON array of its events, or null when it has none."""
     ev = _child(f, sp, 11)
-    evf = _check(w, _scan(w, ev), ev, EVENT)
+    evf = _fields(w, ev, EVENT)
     m = len(ev)
     names = _quoted(_texts(w, *_ranges(evf, _one(evf, 2, m), ev), ev.req))
     t_at = _one(evf, 1, m)
