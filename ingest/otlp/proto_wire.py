@@ -547,8 +547,8 @@ def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int,
     `depth`: how deep the KeyValue's AnyValue sits in a request (for upb's nesting limit).
     """
     kv = _child(f, owners, num)
-    kf = _fields(w, kv, KEY_VALUE)
-    keys = _texts(w, *_ranges(kf, _one(kf, 1, len(kv)), kv), kv.req)
+    key_start, key_end, kind, start, end, val = _key_values(w, kv)
+    keys = _texts(w, key_start, key_end, kv.req)
     enc = pc.dictionary_encode(keys)
     quoted_keys = _quoted(enc.dictionary)
     k = len(quoted_keys)
@@ -556,7 +556,7 @@ def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int,
     variants = pc.binary_join_element_wise(
         pa.array(np.tile(_KEY_BEFORE, k), pa.string()), quoted_keys.take(pa.array(np.repeat(np.arange(k), 6))),
         pa.array(np.tile(_KEY_AFTER, k), pa.string()), "")
-    sources, value_src, relative, quote = _values(w, kf, _one(kf, 2, len(kv)), kv, depth)
+    sources, value_src, relative, quote = _values(w, kv, kind, start, end, val, depth)
     arrays = [_LITERALS, variants, *sources]
     base = np.cumsum([0] + [len(a) for a in arrays])
     codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -598,26 +598,75 @@ def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int,
     return objects
 
 
-def _values(w: Wire, kf: Fields, value_at: np.ndarray, kv: Level, depth: int):
-    """The JSON text of each KeyValue's value (an absent or empty AnyValue is null).
+def _key_values(w: Wire, kv: Level):
+    """Per KeyValue: its key's byte range, and its value: kind (0 null, else the AnyValue
+    field number), byte range (the string or bytes; the whole AnyValue for arrays and
+    kvlists) and bits (bool, int, double).
+
+    The canonical shape (key, then a value holding one string, bool, int or double)
+    is read in one pass; the other KeyValues go through the general reader.
+    """
+    b = w.b
+    top = len(b) - PAD
+    s, e = kv.start, kv.end
+
+    def at(p):
+        return np.minimum(p, top)
+
+    def varint(p):
+        v, after, ok = _varints(b, at(p))
+        ok = v < np.uint64(1 << 31) if ok is None else ok & (v < np.uint64(1 << 31))
+        return v, after, ok
+
+    klen, key_start, ok = varint(s + 1)
+    ok &= (b[at(s)] == 0x0A) & (s < e)
+    key_end = key_start + np.where(ok, klen, 0).astype(np.int64)
+    ok &= (key_end < e) & (b[at(key_end)] == 0x12)
+    vlen, vs, oki = varint(key_end + 1)
+    ok &= oki & (vs + np.where(ok, vlen, 0).astype(np.int64) == e)
+    tag = b[at(vs)]
+    empty = vs == e
+    x, after, oki = _varints(b, at(vs + 1))
+    oki = np.ones(len(s), bool) if oki is None else oki
+    kind = np.select([empty, tag == 0x0A, tag == 0x10, tag == 0x18, tag == 0x21], [0, 1, 2, 3, 4], -1)
+    string = kind == 1
+    start = np.where(string, after, 0)
+    end = np.where(string, after + np.where(string & (x < np.uint64(1 << 31)), x, 0).astype(np.int64), 0)
+    ok &= (kind >= 0) & np.select([string, (kind == 2) | (kind == 3), kind == 4],
+                                  [oki & (end == e), oki & (after == e), vs + 9 == e], empty)
+    val = np.where(kind == 4, _fixed64(b, at(vs + 1)), x)
+    slow = np.flatnonzero(~ok)
+    if len(slow):
+        sub = Level(s[slow], e[slow], slow, kv.req[slow])
+        kf = _fields(w, sub, KEY_VALUE)
+        key_start[slow], key_end[slow] = _ranges(kf, _one(kf, 1, len(sub)), sub)
+        value_at = _one(kf, 2, len(sub))
+        has = np.flatnonzero(value_at >= 0)
+        av = Level(kf.start[value_at[has]], kf.end[value_at[has]], has, sub.req[has])
+        af = _fields(w, av, ANY_VALUE)
+        is_value = (af.num >= 1) & (af.num <= 7)
+        twice = np.bincount(af.msg[is_value], minlength=len(av)) > 1  # oneof: the last would win
+        if twice.any():
+            w.fail(av.req[twice])
+        i = np.flatnonzero(is_value)
+        kind[slow] = 0
+        here = slow[has[af.msg[i]]]
+        kind[here] = af.num[i]
+        start[here], end[here], val[here] = af.start[i], af.end[i], af.val[i]
+        nested = (af.num[i] == 5) | (af.num[i] == 6)  # these go to upb whole
+        start[here[nested]], end[here[nested]] = av.start[af.msg[i][nested]], av.end[af.msg[i][nested]]
+    return key_start, key_end, kind, start, end, val
+
+
+def _values(w: Wire, kv: Level, kind: np.ndarray, start: np.ndarray, end: np.ndarray, val: np.ndarray,
+            depth: int):
+    """The JSON text of each KeyValue's value (see `_key_values`; `depth`: for upb's nesting limit).
 
     Returns (source arrays; per KeyValue the index of its text, in `_LITERALS` or,
     where `relative`, in the concatenated sources; whether a closing quote must
     follow, for strings given unquoted).
     """
     n = len(kv)
-    has = np.flatnonzero(value_at >= 0)
-    av = Level(kf.start[value_at[has]], kf.end[value_at[has]], has, kv.req[has])
-    af = _fields(w, av, ANY_VALUE)
-    is_value = (af.num >= 1) & (af.num <= 7)
-    twice = np.bincount(af.msg[is_value], minlength=len(av)) > 1  # oneof: the last would win
-    if twice.any():
-        w.fail(av.req[twice])
-    kind = np.zeros(len(av), np.int64)
-    at = np.full(len(av), -1, np.int64)
-    i = np.flatnonzero(is_value)
-    kind[af.msg[i]] = af.num[i]
-    at[af.msg[i]] = i
     src = np.full(n, NULL, np.int64)
     relative = np.zeros(n, bool)
     quote = np.zeros(n, bool)
@@ -631,33 +680,30 @@ def _values(w: Wire, kf: Fields, value_at: np.ndarray, kv: Level, depth: int):
 
     sel = np.flatnonzero(kind == 1)
     if len(sel):
-        texts = _texts(w, af.start[at[sel]], af.end[at[sel]], av.req[sel])
+        texts = _texts(w, start[sel], end[sel], kv.req[sel])
         odd, chars = _with_specials(texts)
-        plain = np.flatnonzero(~odd)
-        add(has[sel], texts)
-        quote[has[sel]] = True
-        if len(plain) < len(sel):  # these are written escaped instead
-            special = np.flatnonzero(odd)
-            add(has[sel[special]], _escaped(texts.take(pa.array(special)), chars))
+        add(sel, texts)
+        quote[sel] = True
+        special = np.flatnonzero(odd)
+        if len(special):  # these are written escaped instead
+            add(sel[special], _escaped(texts.take(pa.array(special)), chars))
     sel = np.flatnonzero(kind == 2)
-    src[has[sel]] = np.where(af.val[at[sel]] != 0, TRUE, FALSE)
+    src[sel] = np.where(val[sel] != 0, TRUE, FALSE)
     sel = np.flatnonzero(kind == 3)
     if len(sel):
-        add(has[sel], pa.array(af.val[at[sel]].view(np.int64)).cast(pa.string()))
+        add(sel, pa.array(val[sel].view(np.int64)).cast(pa.string()))
     sel = np.flatnonzero(kind == 4)
     if len(sel):
-        doubles = af.val[at[sel]].view(np.float64)
-        add(has[sel], pa.array([dumps(x) if x - x == 0 else "null" for x in doubles.tolist()], pa.string()))
+        doubles = val[sel].view(np.float64)
+        add(sel, pa.array([dumps(x) if x - x == 0 else "null" for x in doubles.tolist()], pa.string()))
     sel = np.flatnonzero(kind == 7)
     if len(sel):
-        add(has[sel], pa.array(['"' + base64.b64encode(raw[s:e]).decode("ascii") + '"'
-                                for s, e in zip(af.start[at[sel]].tolist(), af.end[at[sel]].tolist())],
-                               pa.string()))
+        add(sel, pa.array(['"' + base64.b64encode(raw[s:e]).decode("ascii") + '"'
+                           for s, e in zip(start[sel].tolist(), end[sel].tolist())], pa.string()))
     sel = np.flatnonzero((kind == 5) | (kind == 6))
     if len(sel):
-        add(has[sel], pa.array([_nested(w, raw[s:e], r, depth) for s, e, r in
-                                zip(av.start[sel].tolist(), av.end[sel].tolist(), av.req[sel].tolist())],
-                               pa.string()))
+        add(sel, pa.array([_nested(w, raw[s:e], r, depth) for s, e, r in
+                           zip(start[sel].tolist(), end[sel].tolist(), kv.req[sel].tolist())], pa.string()))
     return sources, src, relative, quote
 
 
