@@ -101,6 +101,8 @@ class Wire:
         lens = np.fromiter(map(len, datas), np.int64, len(datas))
         self.raw = b"".join([*datas, bytes(PAD)])
         self.b = np.frombuffer(self.raw, np.uint8)
+        # the 8 bytes from every position as one little-endian word (an unaligned strided view)
+        self.words = np.ndarray((len(self.raw) - 7,), "<u8", self.raw, 0, (1,))
         self.buffer = pa.py_buffer(self.raw)
         self.end = np.cumsum(lens)
         self.start = self.end - lens
@@ -180,8 +182,8 @@ def _varints(b: np.ndarray, p: np.ndarray):
     return v, p + n, ok
 
 
-def _fixed64(b: np.ndarray, p: np.ndarray) -> np.ndarray:
-    return np.lib.stride_tricks.sliding_window_view(b, 8)[p].view("<u8").ravel()
+def _fixed64(w: Wire, p: np.ndarray) -> np.ndarray:
+    return w.words[np.minimum(p, len(w.b) - PAD)]
 
 
 def _step_len(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
@@ -234,7 +236,7 @@ def _scan(w: Wire, lvl: Level, singular: np.ndarray) -> tuple[Fields, np.ndarray
             num, start, end = lean
             parts.append((active, seq, num, LEN, start, end, None))
         else:
-            ok, num, wt, start, end, val = _step(b, p, lim)
+            ok, num, wt, start, end, val = _step(w, p, lim)
             if not ok.all():
                 w.fail(lvl.req[active[~ok]])
                 active, num, wt, start, end, val, lim = (a[ok] for a in (active, num, wt, start, end, val, lim))
@@ -270,8 +272,9 @@ def _scan(w: Wire, lvl: Level, singular: np.ndarray) -> tuple[Fields, np.ndarray
     return (f.keep(~bad) if bad.any() else f), unordered
 
 
-def _step(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
+def _step(w: Wire, p: np.ndarray, lim: np.ndarray):
     """The next field of each message, any wire type: (ok, num, wt, start, end, val)."""
+    b = w.b
     tag, q, ok = _varints(b, p)
     good = (tag < np.uint64(1 << 32)) & (tag >= np.uint64(8))
     ok = good if ok is None else ok & good
@@ -287,11 +290,11 @@ def _step(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
     i = np.flatnonzero(wt == I64)
     if len(i):
         end[i] = q[i] + 8
-        val[i] = _fixed64(b, np.minimum(q[i], len(b) - PAD))
+        val[i] = _fixed64(w, q[i])
     i = np.flatnonzero(wt == I32)
     if len(i):
         end[i] = q[i] + 4
-        val[i] = _fixed64(b, np.minimum(q[i], len(b) - PAD)) & np.uint64(0xFFFFFFFF)
+        val[i] = _fixed64(w, q[i]) & np.uint64(0xFFFFFFFF)
     i = np.flatnonzero(wt == LEN)
     if len(i):
         length, after, oki = _varints(b, q[i])
@@ -514,7 +517,10 @@ def _hex(raw: np.ndarray, valid: np.ndarray | None = None) -> pa.Array:
 
 
 def _bytes_at(w: Wire, start: np.ndarray, nbytes: int) -> np.ndarray:
-    return np.lib.stride_tricks.sliding_window_view(w.b, nbytes)[np.minimum(start, len(w.b) - PAD)]
+    """The nbytes (8 or 16) from each start, as rows of a byte matrix."""
+    start = np.minimum(start, len(w.b) - PAD)
+    words = w.words[start] if nbytes == 8 else np.stack([w.words[start], w.words[start + 8]], axis=1)
+    return words.view(np.uint8).reshape(len(start), nbytes)
 
 
 def _joined(pieces: pa.Array, owner: np.ndarray, n_owners: int, sep: str) -> pa.Array:
@@ -587,8 +593,11 @@ def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int,
     # dict semantics for a key given twice: its first place, its last value (json.loads keeps
     # exactly that, and writing the parsed values back gives the same texts)
     pair = kv.parent * max(k, 1) + codes
-    pair = np.sort(pair.astype(np.int32) if len(pair) and (int(kv.parent[-1]) + 1) * k < 1 << 31 else pair)
-    dup = pair[1:][pair[1:] == pair[:-1]]
+    if n_owners * max(k, 1) <= 8 * len(pair) + 1024:
+        dup = np.flatnonzero(np.bincount(pair, minlength=n_owners * max(k, 1)) > 1)
+    else:
+        pair = np.sort(pair)
+        dup = pair[1:][pair[1:] == pair[:-1]]
     if len(dup):
         dup_owner = np.zeros(n_owners, bool)
         dup_owner[np.unique(dup // max(k, 1))] = True
@@ -634,7 +643,7 @@ def _key_values(w: Wire, kv: Level):
     end = np.where(string, after + np.where(string & (x < np.uint64(1 << 31)), x, 0).astype(np.int64), 0)
     ok &= (kind >= 0) & np.select([string, (kind == 2) | (kind == 3), kind == 4],
                                   [oki & (end == e), oki & (after == e), vs + 9 == e], empty)
-    val = np.where(kind == 4, _fixed64(b, at(vs + 1)), x)
+    val = np.where(kind == 4, _fixed64(w, vs + 1), x)
     slow = np.flatnonzero(~ok)
     if len(slow):
         sub = Level(s[slow], e[slow], slow, kv.req[slow])
@@ -715,9 +724,8 @@ def _with_specials(texts: pa.Array) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(len(texts), bool), np.zeros(0, np.uint8)
     d = np.frombuffer(data, np.uint8)[offsets[0]:offsets[-1]]
     at = np.flatnonzero((d < 0x20) | (d == 0x22) | (d == 0x5C))
-    chars = np.unique(d[at])
-    at += offsets[0]
-    return np.searchsorted(at, offsets[1:]) > np.searchsorted(at, offsets[:-1]), chars
+    chars = np.flatnonzero(np.bincount(d[at], minlength=256))
+    return np.diff(np.searchsorted(at, offsets - offsets[0])) > 0, chars
 
 
 _SIMPLE_ESCAPES = {0x5C: "\\\\", 0x22: '\\"', 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"}
