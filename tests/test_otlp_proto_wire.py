@@ -313,20 +313,65 @@ def test_long_messages_and_many_attributes_are_linear():
 
 # ---- frames -----------------------------------------------------------------------------
 
-def test_length_prefixed_frames_are_the_reference_rows_in_frames(monkeypatch):
+class Counter:
+    count = 0
+
+
+def _stream_frames(stream: bytes):
+    return list(proto.length_prefixed_frames(io.BytesIO(stream[8:]), stream[:8], Counter, 0))
+
+
+@pytest.mark.parametrize("tail,error", [
+    (b"", None),
+    (b"\x00\x00", "2 stray bytes at the end of the stream (file cut short?)"),
+    (b"\x00\x00\x00\x09abc", "the last message is cut short (3 of 9 bytes)"),
+    (b"\x7f\x00\x00\x00abc", "message length 2130706432 is over 256 MiB: not a length-prefixed OTLP stream, "
+                             "or corrupt; the rest is not read"),
+])
+def test_length_prefixed_frames_are_the_reference_rows_in_frames(monkeypatch, tail, error):
     rng = random.Random(11)
     datas = [random_request(rng) for _ in range(60)]
-    stream = b"".join(struct.pack(">I", len(d)) + d for d in datas) + b"\x00\x00"  # and a cut-short tail
-
-    class Counter:
-        count = 0
-
+    datas[7] = b"".join(datas[:7])  # one request larger than a batch: the buffer grows for it
+    stream = b"".join(struct.pack(">I", len(d)) + d for d in datas) + tail
     monkeypatch.setattr(proto, "FRAME_SPANS", 100)
     monkeypatch.setattr(proto, "DECODE_BYTES_FIRST", 20_000)
-    frames = list(proto.length_prefixed_frames(io.BytesIO(stream[8:]), stream[:8], Counter, 0))
+    monkeypatch.setattr(proto, "DECODE_BYTES_MIN", 5_000)
+    monkeypatch.setattr(proto, "DECODE_BYTES_MAX", 30_000)
+    frames = _stream_frames(stream)
     tables = [f.tables["otel_spans"] for f in frames if "otel_spans" in f.tables]
     assert len(tables) > 3 and all(t.num_rows <= 100 for t in tables)
     want_table, want_errors = reference(list(enumerate(datas, 1)))
     assert pa.concat_tables(tables).equals(want_table)
     errors = [e for f in frames for e in f.errors]
-    assert errors == want_errors + [(61, "<0 bytes of protobuf>", "2 stray bytes at the end of the stream (file cut short?)")]
+    assert errors == want_errors + ([(61, "<0 bytes of protobuf>", error)] if error else [])
+
+
+def test_a_stream_of_one_request_and_an_empty_stream_end():
+    data = _simple().SerializeToString()
+    frames = _stream_frames(struct.pack(">I", len(data)) + data)
+    assert len(frames) == 1 and frames[0].errors == [] and frames[0].tables["otel_spans"].num_rows == 1
+
+
+def test_fields_in_declaration_order_stay_on_the_fast_path():
+    """Some writers follow the .proto's order, where `flags` (16) comes before `name` (5)."""
+    span = (b"\x0a\x10" + b"\x01" * 16 + b"\x12\x08" + b"\x02" * 8 + b"\x85\x01\x01\x01\x00\x00"
+            + b"\x2a\x04step" + b"\x30\x01" + b"\x39" + (10**18).to_bytes(8, "little"))
+    ss = b"\x12" + _varint(len(span)) + span
+    rs = b"\x12" + _varint(len(ss)) + ss
+    data = b"\x0a" + _varint(len(rs)) + rs
+    assert assert_same([(1, data)]) == [False]
+    twice = span + b"\x85\x01\x00\x00\x00\x00"  # and a singular field given twice, out of order
+    ss = b"\x12" + _varint(len(twice)) + twice
+    rs = b"\x12" + _varint(len(ss)) + ss
+    assert assert_same([(1, b"\x0a" + _varint(len(rs)) + rs)]) == [True]
+
+
+def test_scope_or_resource_given_twice_take_the_reference_walk():
+    span = _simple().resource_spans[0].scope_spans[0].spans[0].SerializeToString()
+    spans = (b"\x12" + _varint(len(span)) + span) * 30
+    for ss, rs_extra in [(b"\x0a\x03\x0a\x01a" + spans + b"\x0a\x05\x12\x03v.1", b""),   # scope twice: merged
+                         (b"\x0a\x03\x0a\x01a" + spans, b"\x0a\x00\x0a\x06\x0a\x04\x0a\x02kk")]:  # resource twice
+        rs = b"\x12" + _varint(len(ss)) + ss + rs_extra
+        data = b"\x0a" + _varint(len(rs)) + rs
+        plain = _simple().SerializeToString()
+        assert assert_same([(1, plain)] * 30 + [(31, data)]) == [False] * 30 + [True]

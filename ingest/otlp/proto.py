@@ -29,6 +29,7 @@ FRAME_SPANS = 50_000  # spans per frame handed to the loader (bounded memory, on
 DECODE_SPANS = 2 * FRAME_SPANS  # spans per batch of requests decoded together (fewer numpy steps per span)
 DECODE_BYTES_FIRST = 16 * 1024 * 1024  # the first batch, before the size of a span is known
 DECODE_BYTES_MIN, DECODE_BYTES_MAX = 1024 * 1024, 32 * 1024 * 1024
+PAD = 16  # zero bytes after the last request of a batch: proto_wire reads a few bytes past a field
 
 
 def any_value(v) -> Any:
@@ -149,43 +150,35 @@ def sniff(head: bytes):
     return None
 
 
-def _frames_of(messages: Iterator[tuple[int, bytes | None, str | None]], counter) -> Iterator[Frame]:
-    """Frames of about FRAME_SPANS rows; requests are decoded in batches by `proto_wire`.
+class _Budget:
+    """Bytes of requests to decode together; adjusted to give about DECODE_SPANS spans."""
 
-    A batch is cut by bytes (spans are only counted once decoded), aiming at
-    DECODE_SPANS spans from the bytes per span seen so far; its table is then
-    sliced into frames of at most FRAME_SPANS rows.
-    """
-    from trace_audit.ingest.otlp import proto_wire  # imports this module (its reference walk)
+    def __init__(self) -> None:
+        self.bytes = DECODE_BYTES_FIRST
 
-    pending: list[tuple[int, bytes]] = []
-    pending_bytes = 0
-    errors: list[tuple[int, str, str]] = []
-    budget = DECODE_BYTES_FIRST
+    def saw(self, n_bytes: int, n_spans: int) -> None:
+        if n_spans:
+            self.bytes = min(max(n_bytes * DECODE_SPANS // n_spans, DECODE_BYTES_MIN), DECODE_BYTES_MAX)
+
+
+# A batch: (buffer ending with PAD zero bytes, request starts, request ends, request lines,
+# problems of the stream itself as (line, raw, reason)).
+Batch = tuple[bytes | bytearray, list[int], list[int], list[int], list[tuple[int, str, str]]]
+
+
+def _frames_of(batches: Iterator[Batch], counter, budget: _Budget) -> Iterator[Frame]:
+    """Frames of at most FRAME_SPANS rows from batches of requests decoded together by `proto_wire`."""
+    from trace_audit.ingest.otlp import proto_wire  # it imports this module (its reference walk)
+
     yielded = False
-
-    def decoded() -> Iterator[Frame]:
-        nonlocal pending, pending_bytes, errors, budget, yielded
-        table, found = proto_wire.decode_requests(pending)
-        errors = sorted(errors + found, key=lambda e: e[0])
-        if table.num_rows:
-            budget = min(max(pending_bytes * DECODE_SPANS // table.num_rows, DECODE_BYTES_MIN), DECODE_BYTES_MAX)
-            for at in range(0, table.num_rows, FRAME_SPANS):
-                yield Frame(errors=errors, tables={"otel_spans": table.slice(at, FRAME_SPANS)},
-                            bytes_read=counter.count)
-                errors, yielded = [], True
-        pending, pending_bytes = [], 0
-
-    for line, data, problem in messages:
-        if problem is None:
-            pending.append((line, data))
-            pending_bytes += len(data)
-        else:
-            errors.append((line, f"<{len(data or b'')} bytes of protobuf>", problem))
-        if pending_bytes >= budget:
-            yield from decoded()
-    if pending:
-        yield from decoded()
+    errors: list[tuple[int, str, str]] = []
+    for raw, starts, ends, lines, problems in batches:
+        table, found = proto_wire.decode_buffer(raw, starts, ends, lines)
+        errors = sorted(errors + found + problems, key=lambda e: e[0])
+        budget.saw(sum(ends) - sum(starts), table.num_rows)
+        for at in range(0, table.num_rows, FRAME_SPANS):
+            yield Frame(errors=errors, tables={"otel_spans": table.slice(at, FRAME_SPANS)}, bytes_read=counter.count)
+            errors, yielded = [], True
     if errors or not yielded:
         yield Frame(errors=errors, bytes_read=counter.count)
 
@@ -196,42 +189,78 @@ def single_message_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int
         yield Frame(errors=[(1, "", f"a protobuf request over {MAX_MESSAGE_BYTES // 1048576} MiB; "
                                     "split it or use the length-prefixed stream")], bytes_read=counter.count)
         return
-    yield from _frames_of(iter([(1, data, None)]), counter)
+    yield from _frames_of(iter([(data + bytes(PAD), [0], [len(data)], [1], [])]), counter, _Budget())
 
 
 def length_prefixed_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> Iterator[Frame]:
-    def messages():
-        buf = bytearray(head)
+    budget = _Budget()
+    yield from _frames_of(_length_prefixed_batches(stream, head, budget), counter, budget)
+
+
+def _length_prefixed_batches(stream: BinaryIO, head: bytes, budget: _Budget) -> Iterator[Batch]:
+    """The stream read into buffers of about `budget.bytes`, each holding whole requests.
+
+    A request cut by the end of a buffer starts the next one; a buffer grows to
+    hold a request larger than the budget. Requests are not copied one by one.
+    """
+    carry = bytes(head)  # read but not yet handed out
+    n = 0  # requests seen
+    eof = False
+    need = 0  # bytes the first request of the next buffer needs
+    while True:
+        size = max(budget.bytes, need, len(carry))
+        buf = bytearray(size + PAD)
+        buf[:len(carry)] = carry
+        filled = len(carry)
+        with memoryview(buf) as view:
+            while filled < size and not eof:
+                got = stream.readinto(view[filled:size])
+                if got:
+                    filled += got
+                else:
+                    eof = True
+        starts: list[int] = []
+        ends: list[int] = []
+        lines: list[int] = []
+        problems: list[tuple[int, str, str]] = []
         pos = 0
-        n = 0
-
-        def fill(k: int) -> bool:  # at least k unread bytes in buf, unless the stream ends
-            nonlocal buf, pos
-            while len(buf) - pos < k:
-                if pos > 4 * 1024 * 1024:
-                    del buf[:pos]
-                    pos = 0
-                more = stream.read(max(k - (len(buf) - pos), 1024 * 1024))
-                if not more:
-                    return False
-                buf += more
-            return True
-
+        stop = False
+        need = 0
         while True:
-            if not fill(4):
-                if len(buf) > pos:
-                    yield n + 1, None, f"{len(buf) - pos} stray bytes at the end of the stream (file cut short?)"
-                return
-            (length,) = struct.unpack_from(">I", buf, pos)
-            n += 1
+            if filled - pos < 4:
+                if eof:
+                    if filled > pos:
+                        problems.append((n + 1, "<0 bytes of protobuf>",
+                                         f"{filled - pos} stray bytes at the end of the stream (file cut short?)"))
+                    stop = True
+                break
+            length = int.from_bytes(buf[pos:pos + 4], "big")
             if length > MAX_MESSAGE_BYTES:
-                yield n, None, (f"message length {length} is over {MAX_MESSAGE_BYTES // 1048576} MiB: "
-                                "not a length-prefixed OTLP stream, or corrupt; the rest is not read")
-                return
-            if not fill(4 + length):
-                yield n, None, f"the last message is cut short ({len(buf) - pos - 4} of {length} bytes)"
-                return
-            yield n, bytes(buf[pos + 4:pos + 4 + length]), None
+                n += 1
+                problems.append((n, "<0 bytes of protobuf>",
+                                 f"message length {length} is over {MAX_MESSAGE_BYTES // 1048576} MiB: "
+                                 "not a length-prefixed OTLP stream, or corrupt; the rest is not read"))
+                stop = True
+                break
+            if pos + 4 + length > filled:
+                if eof:
+                    n += 1
+                    problems.append((n, "<0 bytes of protobuf>",
+                                     f"the last message is cut short ({filled - pos - 4} of {length} bytes)"))
+                    stop = True
+                else:
+                    need = 4 + length
+                break
+            n += 1
+            starts.append(pos + 4)
+            ends.append(pos + 4 + length)
+            lines.append(n)
             pos += 4 + length
-
-    yield from _frames_of(messages(), counter)
+        if starts or problems:
+            carry = bytes(buf[pos:filled])
+            buf[pos:] = bytes(len(buf) - pos)  # what follows the last request: zeros, as PAD
+            yield buf, starts, ends, lines, problems
+        else:
+            carry = bytes(buf[pos:filled])
+        if stop:
+            return

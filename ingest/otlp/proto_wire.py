@@ -49,7 +49,7 @@ from trace_audit.ingest.otlp import proto
 from trace_audit.ingest.otlp.spans import SPAN_KINDS, STATUS_CODES, SpanBatch, dumps
 from trace_audit.ingest.warehouse_types import arrow_schema
 
-PAD = 16  # zero bytes after the data, so a varint or fixed64 read near the end stays in the array
+PAD = proto.PAD  # zero bytes after the data, so a varint or fixed64 read near the end stays in the array
 SCALAR_BELOW = 24  # open messages under this: the rest of their fields are read by a Python loop
 MAX_FAST_BYTES = 32 * 1024 * 1024  # larger requests take the reference walk (memory stays bounded)
 MAX_NESTING = 90  # nested values deeper than this (upb stops at 100) take the reference walk
@@ -95,18 +95,31 @@ _CODE_NAMES = pa.array([STATUS_CODES[i] for i in range(len(STATUS_CODES))], pa.s
 
 
 class Wire:
-    """The bytes of a batch of requests, and which requests must take the reference walk."""
+    """The bytes of a batch of requests, and which requests must take the reference walk.
 
-    def __init__(self, datas: list[bytes]) -> None:
-        lens = np.fromiter(map(len, datas), np.int64, len(datas))
-        self.raw = b"".join([*datas, bytes(PAD)])
-        self.b = np.frombuffer(self.raw, np.uint8)
+    `raw` ends with PAD zero bytes that belong to no request, so a varint or
+    fixed64 read near the end stays in the array.
+    """
+
+    def __init__(self, raw: bytes | bytearray, start: np.ndarray, end: np.ndarray) -> None:
+        assert len(raw) >= PAD and not any(raw[len(raw) - PAD:])
+        self.raw = raw
+        self.b = np.frombuffer(raw, np.uint8)
         # the 8 bytes from every position as one little-endian word (an unaligned strided view)
-        self.words = np.ndarray((len(self.raw) - 7,), "<u8", self.raw, 0, (1,))
-        self.buffer = pa.py_buffer(self.raw)
-        self.end = np.cumsum(lens)
-        self.start = self.end - lens
-        self.bad = lens > MAX_FAST_BYTES
+        self.words = np.ndarray((len(raw) - 7,), "<u8", raw, 0, (1,))
+        self.buffer = pa.py_buffer(raw)
+        self.start = np.asarray(start, np.int64)
+        self.end = np.asarray(end, np.int64)
+        self.bad = self.end - self.start > MAX_FAST_BYTES
+
+    @classmethod
+    def joined(cls, datas: list[bytes]) -> Wire:
+        lens = np.fromiter(map(len, datas), np.int64, len(datas))
+        end = np.cumsum(lens)
+        return cls(b"".join([*datas, bytes(PAD)]), end - lens, end)
+
+    def request(self, r: int) -> bytes:
+        return bytes(self.raw[self.start[r]:self.end[r]])
 
     def fail(self, reqs) -> None:
         self.bad[reqs] = True
@@ -711,7 +724,7 @@ def _values(w: Wire, kv: Level, kind: np.ndarray, start: np.ndarray, end: np.nda
                            for s, e in zip(start[sel].tolist(), end[sel].tolist())], pa.string()))
     sel = np.flatnonzero((kind == 5) | (kind == 6))
     if len(sel):
-        add(sel, pa.array([_nested(w, raw[s:e], r, depth) for s, e, r in
+        add(sel, pa.array([_nested(w, bytes(raw[s:e]), r, depth) for s, e, r in
                            zip(start[sel].tolist(), end[sel].tolist(), kv.req[sel].tolist())], pa.string()))
     return sources, src, relative, quote
 
@@ -782,9 +795,17 @@ def decode_requests(items: list[tuple[int, bytes]]) -> tuple[pa.Table, list[tupl
 
 def decode_with_fallbacks(items: list[tuple[int, bytes]]):
     """`decode_requests`, and which requests took the reference walk (a bool per request)."""
-    w = Wire([data for _, data in items])
-    lines = np.array([line for line, _ in items], np.int64)
-    n = len(items)
+    return _decode(Wire.joined([data for _, data in items]), np.array([line for line, _ in items], np.int64))
+
+
+def decode_buffer(raw: bytes | bytearray, start, end, lines) -> tuple[pa.Table, list[tuple[int, str, str]]]:
+    """`decode_requests` of the requests at raw[start[i]:end[i]], which ends with PAD zero bytes."""
+    table, errors, _ = _decode(Wire(raw, start, end), np.asarray(lines, np.int64))
+    return table, errors
+
+
+def _decode(w: Wire, lines: np.ndarray):
+    n = len(lines)
     reqs = Level(w.start, w.end, np.arange(n), np.arange(n))
     rf = _fields(w, reqs, REQUEST)
 
@@ -821,7 +842,7 @@ def decode_with_fallbacks(items: list[tuple[int, bytes]]):
         "scope_name": _or_null(scope_names.take(pa.array(scope_of_ss[ss_of]))),
         "scope_version": _or_null(scope_versions.take(pa.array(scope_of_ss[ss_of]))),
     })
-    return _assemble(w, items, table, errors)
+    return _assemble(w, lines, table, errors)
 
 
 def _span_rows(w: Wire, sp: Level, f: Fields, lines: np.ndarray):
@@ -942,7 +963,7 @@ def _with(table: dict, more: dict) -> dict:
     return {**table, **{c: a.take(k) for c, a in more.items()}}
 
 
-def _assemble(w: Wire, items, table: dict, errors) -> tuple[pa.Table, list[tuple[int, str, str]]]:
+def _assemble(w: Wire, lines: np.ndarray, table: dict, errors):
     """The fast rows and the reference walk's rows of the failed requests, in request order."""
     schema = arrow_schema("otel_spans")
     n_rows = len(table["_span"])
@@ -956,7 +977,7 @@ def _assemble(w: Wire, items, table: dict, errors) -> tuple[pa.Table, list[tuple
     failed = np.flatnonzero(w.bad)
     errs_by_req: dict[int, list] = {}
     for req, raw, reason in errors:
-        errs_by_req.setdefault(req, []).append((int(items[req][0]), raw, reason))
+        errs_by_req.setdefault(req, []).append((int(lines[req]), raw, reason))
     if not len(failed):
         return fast, [e for r in sorted(errs_by_req) for e in errs_by_req[r]], w.bad
     row_req = table["_req"].to_numpy()
@@ -967,7 +988,7 @@ def _assemble(w: Wire, items, table: dict, errors) -> tuple[pa.Table, list[tuple
         if upto > done:
             pieces.append(fast.slice(done, upto - done))
         done = upto
-        line, data = items[r]
+        line, data = int(lines[r]), w.request(r)
         batch = SpanBatch()
         errs: list[tuple[int, str, str]] = []
         try:
