@@ -583,20 +583,27 @@ def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int,
     n_owners = len(owners)
     counts = np.bincount(kv.parent, minlength=n_owners)
     first = np.cumsum(counts) - counts
-    owner_list = np.arange(n_owners) if wanted is None else wanted
+    if wanted is None or len(wanted) == n_owners:
+        owner_list, j, owner_of_j = np.arange(n_owners), np.arange(len(kv)), kv.parent
+    else:
+        owner_list = wanted
+        owner_of_j = np.repeat(np.arange(len(wanted)), counts[wanted])
+        j = np.arange(len(owner_of_j)) - np.repeat(np.cumsum(counts[wanted]) - counts[wanted], counts[wanted]) \
+            + np.repeat(first[wanted], counts[wanted])
     cnt = counts[owner_list]
-    starts = np.zeros(len(owner_list) + 1, np.int64)
-    np.cumsum(2 * cnt + 1, out=starts[1:])
-    index = np.empty(int(starts[-1]), np.int64)
-    # the attributes of the chosen owners, in order
-    rank = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt)
-    j = np.repeat(first[owner_list], cnt) + rank
-    at = np.repeat(starts[:-1], cnt) + 2 * rank
-    q = quote[j].astype(np.int64)
-    before = np.where(rank > 0, 1 + quote[j - 1], 0)
+    # elements of owner o: 2 per attribute, then `}`; so attribute j is element 2 * (j's place) + o
+    lead = np.cumsum(cnt) - cnt
+    index = np.empty(2 * len(j) + len(owner_list), np.int64)
+    at = 2 * np.arange(len(j)) + owner_of_j
+    q = quote[j]
+    is_first = np.ones(len(j), bool)
+    is_first[1:] = owner_of_j[1:] != owner_of_j[:-1]
+    before = np.where(is_first, 0, 1 + np.roll(q, 1))
     index[at] = base[1] + 6 * codes[j] + 2 * before + q
     index[at + 1] = np.where(relative[j], base[2] + value_src[j], value_src[j])
     last = first[owner_list] + cnt - 1
+    starts = np.zeros(len(owner_list) + 1, np.int64)
+    starts[1:] = 2 * (lead + cnt) + np.arange(1, len(owner_list) + 1)
     index[starts[1:] - 1] = np.where(cnt > 0, CLOSE + quote[np.maximum(last, 0)] if len(quote) else CLOSE,
                                      EMPTY_OBJECT)
     taken = pa.concat_arrays(arrays).take(pa.array(index))
@@ -606,8 +613,10 @@ def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int,
     # dict semantics for a key given twice: its first place, its last value (json.loads keeps
     # exactly that, and writing the parsed values back gives the same texts)
     pair = kv.parent * max(k, 1) + codes
-    if n_owners * max(k, 1) <= 8 * len(pair) + 1024:
-        dup = np.flatnonzero(np.bincount(pair, minlength=n_owners * max(k, 1)) > 1)
+    if n_owners * max(k, 1) <= 16 * len(pair) + 1024:  # of the attributes sharing a slot, all but one lose
+        slots = np.empty(n_owners * max(k, 1), np.int32)
+        slots[pair] = np.arange(len(pair), dtype=np.int32)
+        dup = pair[slots[pair] != np.arange(len(pair), dtype=np.int32)]
     else:
         pair = np.sort(pair)
         dup = pair[1:][pair[1:] == pair[:-1]]
