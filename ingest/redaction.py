@@ -129,6 +129,7 @@ class PatternRule(BaseModel):
     def _re2_regex(cls, v: str | None) -> str | None:
         if v is not None:
             _check_re2(v)
+            _check_read_alike(v)
         return v
 
 
@@ -346,6 +347,21 @@ def _check_re2(pattern: str) -> None:
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
         raise ValueError(
             f"prefilter {pattern!r} is not valid RE2 (no look-around or back-references): {exc}"
+        ) from exc
+
+
+def _check_read_alike(pattern: str) -> None:
+    """A configured prefilter runs in RE2 (Arrow) over columns and in Python's `re`
+    over single texts (the gates), so both must read it alike: syntax only RE2
+    knows (`[[:space:]]`, `\\pN`, `\\z`) would silently miss in the Python gates."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # "possible nested set": RE2's [[:class:]] means something else in re
+            re.compile(pattern, re.ASCII)
+    except (re.error, FutureWarning, DeprecationWarning) as exc:
+        raise ValueError(
+            f"prefilter {pattern!r} uses syntax that Python's re reads differently from RE2 ({exc}); "
+            "write it in syntax both read alike, e.g. \\s for [[:space:]], \\d for [[:digit:]] or \\pN"
         ) from exc
 
 

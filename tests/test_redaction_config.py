@@ -54,6 +54,11 @@ def test_defaults_are_on():
     ({"token_length": 4}, "[redaction].token_length"),
     ({"extra_patterns": [{"name": "x", "pattern": "(unclosed"}]}, "not a valid regular expression"),
     ({"extra_patterns": [{"name": "x", "pattern": "a", "prefilter": "(?<=a)b"}]}, "not valid RE2"),
+    # RE2-only syntax: the Python-side gates would read it differently and miss silently.
+    ({"extra_patterns": [{"name": "x", "pattern": "a", "prefilter": "[[:space:]]secret"}]},
+     "Python's re reads differently from RE2 (Possible nested set"),
+    ({"extra_patterns": [{"name": "x", "pattern": "a", "prefilter": r"\pN{6}"}]},
+     "Python's re reads differently from RE2 (bad escape \\p"),
     ({"extra_patterns": [{"name": "email", "pattern": "a"}]}, "reuse built-in rule names"),
     ({"extra_patterns": [{"name": "x", "pattern": "a", "flags": "i"}]},
      "unknown key 'extra_patterns.0.flags' (known keys: name, pattern, prefilter, check, normalise)"),
