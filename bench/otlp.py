@@ -8,8 +8,10 @@ Builds synthetic agent turns (invoke_agent + chat + 3 execute_tool + chat =
 6 spans, GenAI attributes of realistic size) as OTLP protobuf requests of
 --batch spans, then measures:
 
-  file/pb      `ingest` of a length-prefixed protobuf file (decode + derive + commit)
-  file/json    `ingest` of the same spans as OTLP/JSON lines
+  reader/pb    the reader alone: framing + decoding the length-prefixed protobuf file
+               to Arrow rows (what the loader's decode threads do; nothing stored)
+  file/pb      `ingest` of that file, end to end (decode + redact + store + derive + commit)
+  reader/json, file/json   the same for the same spans as OTLP/JSON lines
   receiver     POSTs of the pre-encoded requests from --clients threads to
                `serve-otlp` (in-process), acknowledged = spooled + fsynced;
                then loaded = until every span is in the warehouse
@@ -114,9 +116,7 @@ def count_spans(requests) -> int:
     return sum(len(ss.spans) for r in requests for rs in r.resource_spans for ss in rs.scope_spans)
 
 
-def bench_file(kind: str, requests, workdir: Path) -> tuple[float, int]:
-    from trace_audit.ingest.loader import ingest
-
+def write_file(kind: str, requests, workdir: Path) -> Path:
     path = workdir / f"spans.{kind}"
     with open(path, "wb") as fh:
         for r in requests:
@@ -125,6 +125,34 @@ def bench_file(kind: str, requests, workdir: Path) -> tuple[float, int]:
                 fh.write(struct.pack(">I", len(data)) + data)
             else:
                 fh.write(json.dumps(MessageToDict(r)).encode() + b"\n")
+    return path
+
+
+def bench_reader(path: Path) -> tuple[float, float, int]:
+    """The reader alone: framing and decoding to Arrow rows, as the loader's decode threads run them
+    (no redaction, nothing written)."""
+    from trace_audit.ingest.decoder import Decoder
+    from trace_audit.ingest.framing import frames
+    from trace_audit.ingest.readers.registry import BINARY_SNIFFERS
+
+    decoder = Decoder()
+    n = 0
+    started, cpu = time.perf_counter(), time.process_time()
+    try:
+        with open(path, "rb") as fh:
+            for frame in frames(fh, sniffers=BINARY_SNIFFERS):
+                decoded = decoder.decode(frame, str(path))
+                assert not decoded.errors, decoded.errors[:3]
+                if "otel_spans" in decoded.tables:
+                    n += decoded.tables["otel_spans"].num_rows
+    finally:
+        decoder.close()
+    return time.perf_counter() - started, time.process_time() - cpu, n
+
+
+def bench_file(kind: str, path: Path, workdir: Path) -> tuple[float, float, int]:
+    from trace_audit.ingest.loader import ingest
+
     db_path = workdir / f"file-{kind}.duckdb"
     started, cpu = time.perf_counter(), time.process_time()
     summary = ingest([str(path)], str(db_path), progress=False)
@@ -192,8 +220,11 @@ def main() -> int:
         workdir = Path(d)
         if args.only in (None, "file"):
             for kind in ("pb", "jsonl"):
-                secs, cpu, n = bench_file(kind, requests, workdir)
-                rows.append((f"file/{kind}", n, secs, cpu))
+                path = write_file(kind, requests, workdir)
+                secs, cpu, n = bench_reader(path)
+                rows.append((f"reader/{kind} (decode only)", n, secs, cpu))
+                secs, cpu, n = bench_file(kind, path, workdir)
+                rows.append((f"file/{kind} (ingest, end to end)", n, secs, cpu))
         if args.only in (None, "receiver"):
             acked, acked_cpu, loaded, loaded_cpu, n = bench_receiver(requests, workdir, args.clients)
             rows.append((f"receiver acknowledged ({args.clients} clients)", n, acked, acked_cpu))
