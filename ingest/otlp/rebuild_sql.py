@@ -183,7 +183,7 @@ FROM y
 # compare integers, not (trace id, span id) strings.
 EDGES = """
 CREATE OR REPLACE TEMP TABLE otlp_e AS
-SELECT s.n, s.trace_id, s.role, p.n AS pn, s.parent IS NOT NULL AS has_parent
+SELECT s.n, s.trace_id, s.parent, s.role, p.n AS pn, s.parent IS NOT NULL AS has_parent
 FROM otlp_sp s LEFT JOIN otlp_sp p ON p.trace_id = s.trace_id AND p.span_id = s.parent
 """
 
@@ -200,45 +200,53 @@ WITH RECURSIVE chain(n, cur, cur_pn, cur_has_parent, cur_role, depth) AS (
 SELECT * FROM chain
 """
 
-# Heads of turns: outermost agent spans, or (a trace without agents) root spans.
+# Heads of turns: outermost agent spans, or (a trace without agents) root spans. A span
+# whose parent is missing gets the number of its missing parent's turn (`orphans`: the
+# smallest n among the spans of its trace waiting for that same parent).
 FLAGS = """
 CREATE OR REPLACE TEMP TABLE otlp_flag AS
+WITH orphans AS (
+  SELECT trace_id, parent, min(n) AS orphan_key FROM otlp_e WHERE has_parent AND pn IS NULL GROUP BY ALL
+)
 SELECT e.n,
   CASE WHEN bool_or(e.role = 'agent') OVER (PARTITION BY e.trace_id)
        THEN coalesce(e.role = 'agent', false) AND NOT coalesce(up.agent_above, false)
        ELSE NOT e.has_parent END AS is_head,
-  (e.has_parent AND e.pn IS NULL) AS parent_missing
+  (e.has_parent AND e.pn IS NULL) AS parent_missing,
+  o.orphan_key
 FROM otlp_e e
 LEFT JOIN (SELECT n, bool_or(depth > 0 AND cur_role = 'agent') AS agent_above FROM otlp_chain GROUP BY n) up
   USING (n)
+LEFT JOIN orphans o ON e.has_parent AND e.pn IS NULL AND o.trace_id = e.trace_id AND o.parent = e.parent
 """
 
 # The turn of each span: walking up, the first head (its id), root (none) or missing
-# parent (that parent's id: the task span that has not arrived). `mark` says which, as
-# one integer: a head's n (>= 0), -1 for a root, -2 - n for the span n whose parent is missing.
+# parent (that parent's id: the task span that has not arrived). `turn` numbers it: a
+# head's n (>= 0), -2 - orphan_key for a missing parent; -1 (a root, no turn) is dropped.
 # A head is the first head on its own way up, so a turn's members include its head iff
 # one of them is a head.
 MEMBERS = """
 CREATE OR REPLACE TEMP TABLE otlp_m AS
-WITH k0 AS (
+WITH k AS (
   SELECT c.n,
-    arg_min(CASE WHEN f.is_head THEN c.cur WHEN NOT c.cur_has_parent THEN -1 ELSE -2 - c.cur END, c.depth) AS mark
+    arg_min(CASE WHEN f.is_head THEN c.cur WHEN NOT c.cur_has_parent THEN -1 ELSE -2 - f.orphan_key END,
+            c.depth) AS turn
   FROM otlp_chain c JOIN otlp_flag f ON f.n = c.cur
   WHERE f.is_head OR NOT c.cur_has_parent OR f.parent_missing
   GROUP BY c.n
-), k AS (
-  SELECT k0.n, h.trace_id, CASE WHEN k0.mark >= 0 THEN h.span_id ELSE h.parent END AS turn_key
-  FROM k0 JOIN otlp_sp h ON h.n = CASE WHEN k0.mark >= 0 THEN k0.mark ELSE -2 - k0.mark END
-  WHERE k0.mark <> -1
+  HAVING turn <> -1
 ), g AS (
-  SELECT k.trace_id, k.turn_key, bool_or(f.is_head) AS has_head, bool_or(e.role IN ('tool', 'llm')) AS has_work
+  SELECT k.turn, bool_or(f.is_head) AS has_head, bool_or(e.role IN ('tool', 'llm')) AS has_work
   FROM k JOIN otlp_flag f USING (n) JOIN otlp_e e USING (n)
-  GROUP BY ALL
+  GROUP BY k.turn
   HAVING has_head OR has_work
+), named AS (
+  SELECT g.*, h.trace_id, CASE WHEN g.turn >= 0 THEN h.span_id ELSE h.parent END AS turn_key
+  FROM g JOIN otlp_sp h ON h.n = CASE WHEN g.turn >= 0 THEN g.turn ELSE -2 - g.turn END
 ), t AS (
   SELECT *, CASE WHEN count(*) OVER (PARTITION BY trace_id) = 1 THEN trace_id
                  ELSE trace_id || ':' || turn_key END AS task_id
-  FROM g
+  FROM named
 )
 SELECT *,
   row_number() OVER w AS ord,
@@ -247,8 +255,7 @@ FROM (
   SELECT s.n, s.trace_id, s.span_id, s.role, s.started_at, s.ended_at, s.conv_v, s.user_v, s.prov_v, s.claim_v,
     t.task_id, t.turn_key, t.has_head, (t.has_head AND f.is_head) AS is_task_head,
     s.role IN ('tool', 'llm') AND NOT (t.has_head AND f.is_head) AS is_step
-  FROM k JOIN otlp_sp s USING (n) JOIN otlp_flag f USING (n)
-  JOIN t ON t.trace_id = k.trace_id AND t.turn_key = k.turn_key
+  FROM k JOIN t USING (turn) JOIN otlp_sp s USING (n) JOIN otlp_flag f USING (n)
 )
 WINDOW w AS (PARTITION BY task_id ORDER BY started_at NULLS LAST, span_id)
 """
