@@ -273,6 +273,11 @@ def test_unusual_requests_take_the_reference_walk(extra, why):
     assert len(want[0]) >= 2
 
 
+def test_no_requests_give_an_empty_table():
+    table, errors = proto_wire.decode_requests([])
+    assert table.num_rows == 0 and errors == [] and table.schema == reference([])[0].schema
+
+
 def test_unknown_fields_are_skipped_on_the_fast_path():
     data = _with_span_bytes(b"\x90\x03\x05" + b"\xfa\x3e\x02hi" + b"\x85\x07\x01\x02\x03\x04")
     assert assert_same([(1, data)]) == [False]

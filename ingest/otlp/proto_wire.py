@@ -13,10 +13,11 @@ message still open with numpy (varints are decoded by gathering bytes and
 masking the continuation bit), so the number of numpy steps is the largest
 field count of one message, not the number of fields. When only a few messages
 are still open (one ScopeSpans holding a million spans), a plain loop finishes
-them, so one long message costs linear time. Byte ranges become Arrow string
-arrays without copying per string (`_texts`; the cast to string checks UTF-8
-as upb does), and each span's attribute object is put together from the flat
-(key, value) columns with Arrow string kernels.
+them, so one long message costs linear time. KeyValues of the canonical shape
+(a key, then one string, bool, int or double) are read in a single pass. Byte
+ranges become Arrow string arrays without a copy per string (`_texts`; the
+cast to string checks UTF-8 as upb does), and each owner's attribute object is
+cut from one Arrow `take` over key and value texts (`_objects`).
 
 Anything this reader does not reproduce exactly sends the whole request to the
 reference walk, so results never differ: malformed varints or lengths, groups
@@ -55,15 +56,17 @@ MAX_FAST_BYTES = 32 * 1024 * 1024  # larger requests take the reference walk (me
 MAX_NESTING = 90  # nested values deeper than this (upb stops at 100) take the reference walk
 
 VARINT, I64, LEN, I32 = 0, 1, 2, 5
-REPEATED = "repeated"
 
 
 def _layout(descriptor, handled: dict[int, tuple[int, bool]]):
-    """Per field number < 64: expected wire type (-1 unknown to upb, -2 known but not read here), singular."""
-    wire = np.full(64, -1, np.int64)
-    singular = np.zeros(64, bool)
+    """Per field number: expected wire type (-1 unknown to upb, -2 known but not read here), singular.
+
+    The arrays end with one slot past the largest known number; larger numbers are looked up there.
+    """
+    size = max([62, *(f.number for f in descriptor.fields)]) + 2
+    wire = np.full(size, -1, np.int64)
+    singular = np.zeros(size, bool)
     for f in descriptor.fields:
-        assert f.number < 63, f"{descriptor.full_name}.{f.name}: field numbers from 63 on are not expected"
         wire[f.number] = -2
     for number, (wt, single) in handled.items():
         assert wire[number] == -2, f"{descriptor.full_name} has no field {number}"
@@ -89,7 +92,6 @@ KEY_VALUE = _layout(KeyValue.DESCRIPTOR, {1: (LEN, True), 2: (LEN, True)})
 ANY_VALUE = _layout(AnyValue.DESCRIPTOR, {1: (LEN, True), 2: (VARINT, True), 3: (VARINT, True), 4: (I64, True),
                                           5: (LEN, True), 6: (LEN, True), 7: (LEN, True)})
 
-_HEX = np.frombuffer(b"0123456789abcdef", np.uint8)
 _KIND_NAMES = pa.array([SPAN_KINDS[i] for i in range(len(SPAN_KINDS))], pa.string())
 _CODE_NAMES = pa.array([STATUS_CODES[i] for i in range(len(STATUS_CODES))], pa.string())
 
@@ -159,7 +161,8 @@ class Fields:
         return Fields(*(a[mask] for a in (self.msg, self.num, self.wt, self.start, self.end, self.val, self.rank)))
 
     def numbered(self, num: int) -> np.ndarray:
-        """Indices of the fields with number `num`."""
+        """Indices of the fields with number `num` (below 63: the larger ones share one group)."""
+        assert num < 63
         groups = self.__dict__.get("_groups")
         if groups is None:
             small = np.minimum(self.num, 63).astype(np.uint8)
@@ -254,7 +257,7 @@ def _scan(w: Wire, lvl: Level, singular: np.ndarray) -> tuple[Fields, np.ndarray
                 w.fail(lvl.req[active[~ok]])
                 active, num, wt, start, end, val, lim = (a[ok] for a in (active, num, wt, start, end, val, lim))
             parts.append((active, seq, num, wt, start, end, val))
-        single = singular[np.minimum(num, 63)]
+        single = singular[np.minimum(num, len(singular) - 1)]
         if single.any():
             i = np.flatnonzero(single)
             m, k = active[i], num[i]
@@ -391,15 +394,15 @@ def _varint(raw: bytes, p: int, lim: int) -> tuple[int, int]:
 def _check(w: Wire, f: Fields, lvl: Level, layout, unordered: np.ndarray) -> Fields:
     """Fail the requests of messages that use a field in a way the fast path does not copy."""
     wire, singular = layout
-    n = np.minimum(f.num, 63)
+    n = np.minimum(f.num, len(wire) - 1)
     expected = wire[n]
     wrong = (expected == -2) | ((expected >= 0) & (expected != f.wt))
     if len(unordered):  # a singular field given twice? (protobuf would merge, or keep the last)
         suspect = np.zeros(len(lvl), bool)
         suspect[unordered] = True
         mine = np.flatnonzero(suspect[f.msg] & singular[n])
-        pair = np.sort(f.msg[mine] * 64 + n[mine])
-        twice = pair[1:][pair[1:] == pair[:-1]] // 64
+        pair = np.sort(f.msg[mine] * len(wire) + n[mine])
+        twice = pair[1:][pair[1:] == pair[:-1]] // len(wire)
         wrong[mine[np.isin(f.msg[mine], twice)]] = True
     if wrong.any():
         w.fail(lvl.req[f.msg[wrong]])
