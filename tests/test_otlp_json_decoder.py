@@ -36,7 +36,10 @@ def _id(rng: random.Random, n: int):
                                    base64.urlsafe_b64encode(raw).decode().rstrip("=")])
 
 
-def _any(rng: random.Random, depth: int = 0):
+def _any(rng: random.Random, depth: int = 0, unreadable: bool = False):
+    if unreadable and rng.random() < 0.04:  # the span is rejected, even when a later repeat of the key wins
+        return rng.choice([{"intValue": "1.5"}, {"intValue": "x"}, {"doubleValue": "abc"},
+                           {"arrayValue": {"values": [{"intValue": "y"}]}}])
     kind = rng.choice(["s", "s", "s", "b", "i", "d", "bytes", "arr", "kv", "empty", "unknown"] if depth < 2
                       else ["s", "b", "i", "d"])
     if kind == "s":
@@ -58,12 +61,12 @@ def _any(rng: random.Random, depth: int = 0):
     return {"futureValue": 1}
 
 
-def _attrs(rng: random.Random, snake: bool) -> list:
+def _attrs(rng: random.Random, snake: bool, unreadable: bool = True) -> list:
     keys = ["gen_ai.operation.name", "user.id", "a", "b", "a"]  # "a" twice: the last value wins
     out = []
     for k in rng.sample(keys, rng.randint(0, len(keys))):
-        v = _any(rng)
-        if snake:
+        v = _any(rng, unreadable=unreadable)
+        if snake or rng.random() < 0.05:  # a snake_case value in a camelCase request, too
             v = {_snake(key): x for key, x in v.items()}
         out.append({"key": k, "value": v})
     if rng.random() < 0.05:
@@ -111,7 +114,8 @@ def random_request(rng: random.Random) -> dict:
             if rng.random() < 0.8:
                 ss["scope"] = {"name": rng.choice(["lib", ""]), "version": rng.choice(["1.0", None])}
             scopes.append(ss)
-        rs = {"resource": {"attributes": _attrs(rng, snake)}}
+        # An unreadable resource attribute stops the Python walk's whole request; not compared.
+        rs = {"resource": {"attributes": _attrs(rng, snake, unreadable=False)}}
         rs[k("instrumentationLibrarySpans") if rng.random() < 0.1 else k("scopeSpans")] = scopes
         resource_spans.append(rs)
     return {k("resourceSpans"): resource_spans}
