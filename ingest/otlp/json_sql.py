@@ -304,7 +304,8 @@ WITH req AS (
   FROM sp
 ), g AS (
   SELECT *, {_id_hex('p_v', 8)} AS parent_span_id, {_int64('start_v')} AS start_n, {_int64('end_v')} AS end_n,
-         {_unique('a_k')} AS a_u, {events} AS events, {event_entries} AS ev_all
+         {_unique('a_k')} AS a_u,
+         CASE WHEN ev IS NOT NULL THEN {events} END AS events, CASE WHEN ev IS NOT NULL THEN {event_entries} END AS ev_all
   FROM f
 ), h AS (
   SELECT *, {_object('a_e', 'a_k', 'a_u', 'sb_')} AS attributes,
@@ -481,16 +482,19 @@ _VIEWS = {"otlp_lean_spans": SPANS, "otlp_full_spans": FULL_SPANS}
 
 
 def _prepare(con) -> None:
-    """The UDF, and the span queries as views: parsed once per connection, not per frame."""
     known = con.execute("SELECT count(*) FROM duckdb_functions() WHERE function_name = 'otlp_nested_value'").fetchall()
     if not known[0][0]:
         con.create_function("otlp_nested_value", _nested_value, ["VARCHAR", "VARCHAR"], "VARCHAR",
                             null_handling="special", side_effects=False)
-    views = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE temporary").fetchall()}
-    if not views >= set(_VIEWS):
-        with _registered(con, "otlp_json_in", pa.table({"line": pa.array([], pa.int64()), "raw": pa.array([], pa.string())})):
-            for view, query in _VIEWS.items():
-                con.execute(f"CREATE OR REPLACE TEMP VIEW {view} AS {query}")
+
+
+def _view(con, name: str) -> str:
+    """A span query as a temp view: parsed once per connection, not once per frame (the
+    full one is made only for the first request that needs it)."""
+    made = con.execute("SELECT count(*) FROM duckdb_views() WHERE temporary AND view_name = ?", [name]).fetchall()
+    if not made[0][0]:
+        con.execute(f"CREATE TEMP VIEW {name} AS {_VIEWS[name]}")
+    return name
 
 
 def decode_requests(con) -> tuple[pa.Table, list[tuple[int, str, str]]]:
@@ -538,7 +542,7 @@ def _spans_of(con, view: str, requests: pa.Table) -> pa.Table:
     # per line is big): split it so that DuckDB parses requests on every thread.
     with _registered(con, "otlp_json_in", pa.Table.from_batches(requests.to_batches(max_chunksize=REQUESTS_PER_BATCH),
                                                                 schema=requests.schema)):
-        return con.sql(f"SELECT * FROM {view}").to_arrow_table()
+        return con.sql(f"SELECT * FROM {_view(con, view)}").to_arrow_table()
 
 
 def _malformed_requests(con, requests: pa.Table, rows: pa.Table) -> dict[int, str]:
