@@ -21,6 +21,7 @@ task span, and from its LLM calls only when the task span has no text.
 from __future__ import annotations
 
 import json
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pyarrow as pa
 
@@ -45,37 +46,47 @@ def rebuild_traces(con, trace_ids: pa.Table) -> dict[str, int]:
         con.execute("CREATE OR REPLACE TEMP TABLE otlp_touched AS SELECT DISTINCT trace_id FROM otlp_touched_in")
     finally:
         con.unregister("otlp_touched_in")
-    try:
-        _derive(con)
-        if con.execute(q.CLAIMS_IN_PLAY).fetchall()[0][0]:
-            more = con.execute(q.CLAIM_CLOSURE).fetchall()
-            if more:
-                con.executemany("INSERT INTO otlp_touched VALUES (?)", more)
-                _derive(con)
-        con.execute(q.NAMED_TRACES if con.execute(q.SHAPED_CLAIMS).fetchall()[0][0] else q.NO_NAMED_TRACES)
-        con.execute(q.IDS)
-        texts = _texts(con)
-        con.register("otlp_text", texts)
+    # The turns' request and reply texts are read in Python on a second thread while
+    # DuckDB (which lets go of the GIL) derives the steps and tasks on this one.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="trace-audit turn texts") as pool:
         try:
-            for statement in q.DELETE_OLD:
-                con.execute(statement)
-            counts = {}
-            for table, statement in (("steps", q.INSERT_STEPS), ("tasks", q.INSERT_TASKS),
-                                     ("messages", q.INSERT_MESSAGES)):
-                counts[table] = con.execute(statement).fetchall()[0][0]
+            heads = _derive(con, pool)
+            if con.execute(q.CLAIMS_IN_PLAY).fetchall()[0][0]:
+                more = con.execute(q.CLAIM_CLOSURE).fetchall()
+                if more:
+                    heads.cancel()
+                    con.executemany("INSERT INTO otlp_touched VALUES (?)", more)
+                    heads = _derive(con, pool)
+            con.execute(q.NAMED_TRACES if con.execute(q.SHAPED_CLAIMS).fetchall()[0][0] else q.NO_NAMED_TRACES)
+            con.execute(q.IDS)
+            texts = _texts(con, *heads.result())
+            con.register("otlp_text", texts)
+            try:
+                for statement in q.DELETE_OLD:
+                    con.execute(statement)
+                counts = {}
+                for table, statement in (("steps", q.INSERT_STEPS), ("tasks", q.INSERT_TASKS),
+                                         ("messages", q.INSERT_MESSAGES)):
+                    counts[table] = con.execute(statement).fetchall()[0][0]
+            finally:
+                con.unregister("otlp_text")
         finally:
-            con.unregister("otlp_text")
-    finally:
-        for statement in q.DROP:
-            con.execute(statement)
-        con.execute("DROP TABLE IF EXISTS otlp_touched")
+            for statement in q.DROP:
+                con.execute(statement)
+            con.execute("DROP TABLE IF EXISTS otlp_touched")
     return counts
 
 
-def _derive(con) -> None:
-    """Turns, steps and tasks of the touched traces (temp tables), and their stored rows."""
-    for statement in (q.SPANS, q.EDGES, q.CHAIN, q.FLAGS, q.MEMBERS, q.STEPS, q.TASKS, q.OLD):
+def _derive(con, pool: ThreadPoolExecutor) -> Future:
+    """Turns, steps and tasks of the touched traces (temp tables), and their stored rows.
+
+    Returns the pending (goal, answer) dicts of the turns that have a head span."""
+    for statement in (q.SPANS, q.EDGES, q.CHAIN, q.FLAGS, q.MEMBERS):
         con.execute(statement)
+    heads = pool.submit(_head_texts, con.execute(q.HEAD_TEXTS).fetchall())
+    for statement in (q.STEPS, q.TASKS, q.OLD):
+        con.execute(statement)
+    return heads
 
 
 class _Attrs:
@@ -97,15 +108,22 @@ class _Attrs:
                     self.attrs[k] = json.loads(other)
 
 
-def _texts(con) -> pa.Table:
-    """goal and final_answer per task (mapping rules), as an Arrow table."""
+def _head_texts(rows: list[tuple]) -> tuple[dict[str, str | None], dict[str, str | None]]:
+    """goal and final_answer per task, from its head span (rows of HEAD_TEXTS); pure Python."""
     goal: dict[str, str | None] = {}
     answer: dict[str, str | None] = {}
     n = 2 * len(q.TEXT_KEYS)
-    for row in con.execute(q.HEAD_TEXTS).fetchall():
+    for row in rows:
         span = _Attrs(row[1], row[2:2 + n], row[2 + n])
         goal[row[0]] = user_text(span) or None
         answer[row[0]] = assistant_text(span) or None
+    return goal, answer
+
+
+def _texts(con, goal: dict[str, str | None], answer: dict[str, str | None]) -> pa.Table:
+    """goal and final_answer per task (mapping rules), as an Arrow table; `goal` and `answer`
+    hold what the head spans said (`_head_texts`)."""
+    n = 2 * len(q.TEXT_KEYS)
     # Turns without a head, or whose head had no text, fall back to their LLM calls.
     task_ids = [r[0] for r in con.execute("SELECT task_id FROM otlp_task").fetchall()]
     need = [t for t in task_ids if not goal.get(t) or not answer.get(t)]
