@@ -207,9 +207,15 @@ def _length_prefixed_batches(stream: BinaryIO, head: bytes, budget: _Budget) -> 
     n = 0  # requests seen
     eof = False
     need = 0  # bytes the first request of the next buffer needs
+    buf = bytearray()
     while True:
         size = max(budget.bytes, need, len(carry))
-        buf = bytearray(size + PAD)
+        if len(buf) < size + PAD:
+            buf = bytearray(size + PAD)  # its last PAD bytes are never written
+        else:
+            # The previous batch is decoded by now, into rows that hold no view of this buffer
+            # (tests/test_otlp_proto_wire.py reads all frames of a stream at the end).
+            size = len(buf) - PAD
         buf[:len(carry)] = carry
         filled = len(carry)
         with memoryview(buf) as view:
@@ -256,11 +262,8 @@ def _length_prefixed_batches(stream: BinaryIO, head: bytes, budget: _Budget) -> 
             ends.append(pos + 4 + length)
             lines.append(n)
             pos += 4 + length
+        carry = bytes(buf[pos:filled])
         if starts or problems:
-            carry = bytes(buf[pos:filled])
-            buf[pos:] = bytes(len(buf) - pos)  # what follows the last request: zeros, as PAD
             yield buf, starts, ends, lines, problems
-        else:
-            carry = bytes(buf[pos:filled])
         if stop:
             return
