@@ -562,13 +562,12 @@ _KEY_BEFORE = np.array(["{", "{", ",", ",", '",', '",'], object)
 _KEY_AFTER = np.array([":", ':"'] * 3, object)
 
 
-def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int,
-             wanted: np.ndarray | None = None) -> pa.Array:
-    """The JSON object text of the attributes (KeyValue field `num`) of the owners `wanted` (default: all).
+def _objects(w: Wire, kv: Level, n_owners: int, depth: int, wanted: np.ndarray | None = None) -> pa.Array:
+    """The JSON object text of the attributes `kv` (KeyValues, each with its owner as parent) of the
+    owners `wanted` (default: all `n_owners`).
 
     `depth`: how deep the KeyValue's AnyValue sits in a request (for upb's nesting limit).
     """
-    kv = _child(f, owners, num)
     key_start, key_end, kind, start, end, val = _key_values(w, kv)
     keys = _texts(w, key_start, key_end, kv.req)
     enc = pc.dictionary_encode(keys)
@@ -583,7 +582,6 @@ def _objects(w: Wire, owners: Level, f: Fields, num: int, depth: int,
     base = np.cumsum([0] + [len(a) for a in arrays])
     codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
 
-    n_owners = len(owners)
     counts = np.bincount(kv.parent, minlength=n_owners)
     first = np.cumsum(counts) - counts
     if wanted is None or len(wanted) == n_owners:
@@ -827,7 +825,7 @@ def _decode(w: Wire, lines: np.ndarray):
 
     res = _child(rsf, rs, 1)
     resf = _fields(w, res, RESOURCE)
-    resource_json = pa.concat_arrays([_objects(w, res, resf, 1, 5), pa.array(["{}"], pa.string())])
+    resource_json = pa.concat_arrays([_objects(w, _child(resf, res, 1), len(res), 5), pa.array(["{}"], pa.string())])
     resource_of_rs = np.full(len(rs), len(res), np.int64)
     resource_of_rs[res.parent] = np.arange(len(res))
 
@@ -838,15 +836,14 @@ def _decode(w: Wire, lines: np.ndarray):
     scf = _fields(w, scope, SCOPE)
     scope_names = _texts(w, *_ranges(scf, _one(scf, 1, len(scope)), scope), scope.req)
     scope_versions = _texts(w, *_ranges(scf, _one(scf, 2, len(scope)), scope), scope.req)
-    _objects(w, scope, scf, 3, 6)  # scope attributes: only checked
+    _objects(w, _child(scf, scope, 3), len(scope), 6)  # scope attributes: only checked
     scope_of_ss = np.full(len(ss), len(scope), np.int64)
     scope_of_ss[scope.parent] = np.arange(len(scope))
     scope_names = pa.concat_arrays([scope_names, pa.array([""])])
     scope_versions = pa.concat_arrays([scope_versions, pa.array([""])])
 
     sp = _child(ssf, ss, 2)
-    spf = _fields(w, sp, SPAN)
-    table, errors = _span_rows(w, sp, spf, lines)
+    table, errors = _span_rows(w, sp, _span_columns(w, sp), lines)
     ss_of = sp.parent
     rs_of = ss.parent[ss_of]
     table = _with(table, {
@@ -857,48 +854,170 @@ def _decode(w: Wire, lines: np.ndarray):
     return _assemble(w, lines, table, errors)
 
 
-def _span_rows(w: Wire, sp: Level, f: Fields, lines: np.ndarray):
+class Columns:
+    """Per message of a Level: the byte range and bits of each singular field (an empty range
+    at the message's start and 0 when it is absent), and the messages of each repeated field."""
+
+    def __init__(self, starts: dict, ends: dict, vals: dict, children: dict[int, Level]) -> None:
+        self.starts, self.ends, self.vals, self.children = starts, ends, vals, children
+
+    @classmethod
+    def of(cls, f: Fields, lvl: Level, singular: list[int], repeated: list[int]) -> Columns:
+        starts, ends, vals = {}, {}, {}
+        for num in singular:
+            at = _one(f, num, len(lvl))
+            starts[num], ends[num] = _ranges(f, at, lvl)
+            vals[num] = np.where(at >= 0, f.val[np.maximum(at, 0)] if len(f.val) else 0, 0).astype(np.uint64)
+        return cls(starts, ends, vals, {num: _child(f, lvl, num) for num in repeated})
+
+    def range(self, num: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.starts[num], self.ends[num]
+
+    def bits(self, num: int) -> np.ndarray:
+        return self.vals[num]
+
+    def child(self, num: int) -> Level:
+        return self.children[num]
+
+
+# A span as the SDKs and the Collector write it: fields by increasing number, each
+# singular one at most once, the repeated ones in a run. (number, wire type, repeated)
+_SPAN_ORDER = [(1, LEN, False), (2, LEN, False), (3, LEN, False), (4, LEN, False), (5, LEN, False),
+               (6, VARINT, False), (7, I64, False), (8, I64, False), (9, LEN, True), (10, VARINT, False),
+               (11, LEN, True), (12, VARINT, False), (13, LEN, True), (14, VARINT, False), (15, LEN, False),
+               (16, I32, False)]
+
+
+def _span_columns(w: Wire, sp: Level) -> Columns:
+    """The fields of all spans: spans in the canonical order are read field number by field
+    number (no per-field bookkeeping); the others go through the general reader."""
     n = len(sp)
-    tid_s, tid_e = _ranges(f, _one(f, 1, n), sp)
-    sid_s, sid_e = _ranges(f, _one(f, 2, n), sp)
-    pid_s, pid_e = _ranges(f, _one(f, 4, n), sp)
-    _texts(w, *_ranges(f, _one(f, 3, n), sp), sp.req)  # trace_state: only checked
-    names = _texts(w, *_ranges(f, _one(f, 5, n), sp), sp.req)
+    b = w.b
+    top = len(b) - PAD
+    pos = sp.start.copy()
+    end = sp.end
+    good = np.ones(n, bool)
+    starts, ends, vals, runs = {}, {}, {}, {}
+    for num, wt, repeated in _SPAN_ORDER:
+        tag = num << 3 | wt
+        first_byte, second_byte = (tag, None) if tag < 0x80 else ((tag & 0x7F) | 0x80, tag >> 7)
+        if not repeated:
+            starts[num], ends[num], vals[num] = sp.start.copy(), sp.start.copy(), np.zeros(n, np.uint64)
+        run = []
+        cand = np.flatnonzero(pos < end)
+        t = 0
+        while len(cand):
+            p = pos[cand]
+            hit = b[p] == first_byte
+            if second_byte is not None:
+                hit &= b[p + 1] == second_byte
+            i = cand[hit]
+            if not len(i):
+                break
+            q = pos[i] + (1 if second_byte is None else 2)
+            if wt == LEN:
+                length, s, ok = _varints(b, q)
+                small = length < np.uint64(1 << 31)
+                ok = small if ok is None else ok & small
+                e = s + np.where(small, length, 0).astype(np.int64)
+                v = None
+            elif wt == VARINT:
+                v, e, ok = _varints(b, q)
+                s = q
+            else:
+                s, e, ok = q, q + (8 if wt == I64 else 4), None
+                v = w.words[np.minimum(q, top)]
+                if wt == I32:
+                    v = v & np.uint64(0xFFFFFFFF)
+            fits = e <= end[i]
+            ok = fits if ok is None else ok & fits
+            if not ok.all():  # left to the general reader
+                good[i[~ok]] = False
+                pos[i[~ok]] = end[i[~ok]]
+                i, s, e = i[ok], s[ok], e[ok]
+                v = None if v is None else v[ok]
+            pos[i] = e
+            if not repeated:
+                starts[num][i], ends[num][i] = s, e
+                if v is not None:
+                    vals[num][i] = v
+                break
+            run.append((i, t, s, e))
+            cand = i[e < end[i]]
+            t += 1
+        if repeated:
+            runs[num] = run
+    slow = np.flatnonzero(~good | (pos != end))
+    children = {}
+    for num, run in runs.items():
+        if not run:
+            z = np.zeros(0, np.int64)
+            children[num] = Level(z, z, z, z)
+            continue
+        parent = np.concatenate([r[0] for r in run])
+        counts = np.bincount(parent, minlength=n)
+        at = (np.cumsum(counts) - counts)[parent] + np.concatenate([np.full(len(r[0]), r[1]) for r in run])
+        order = np.empty(len(parent), np.int64)
+        order[at] = np.arange(len(parent))
+        parent = parent[order]
+        children[num] = Level(np.concatenate([r[2] for r in run])[order], np.concatenate([r[3] for r in run])[order],
+                              parent, sp.req[parent])
+    if len(slow):
+        sub = Level(sp.start[slow], sp.end[slow], slow, sp.req[slow])
+        other = Columns.of(_fields(w, sub, SPAN), sub, [num for num, _, r in _SPAN_ORDER if not r],
+                           [num for num, _, r in _SPAN_ORDER if r])
+        for num in starts:
+            starts[num][slow], ends[num][slow], vals[num][slow] = other.starts[num], other.ends[num], other.vals[num]
+        is_slow = np.zeros(n, bool)
+        is_slow[slow] = True
+        for num, lvl in children.items():
+            mine = ~is_slow[lvl.parent]
+            theirs = other.children[num]
+            start = np.concatenate([lvl.start[mine], theirs.start])
+            order = np.argsort(start, kind="stable")  # wire order
+            parent = np.concatenate([lvl.parent[mine], slow[theirs.parent]])[order]
+            children[num] = Level(start[order], np.concatenate([lvl.end[mine], theirs.end])[order],
+                                  parent, sp.req[parent])
+    return Columns(starts, ends, vals, children)
+
+
+def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
+    n = len(sp)
+    tid_s, tid_e = cols.range(1)
+    sid_s, sid_e = cols.range(2)
+    pid_s, pid_e = cols.range(4)
+    _texts(w, *cols.range(3), sp.req)  # trace_state: only checked
+    names = _texts(w, *cols.range(5), sp.req)
     tid_n, sid_n, pid_n = tid_e - tid_s, sid_e - sid_s, pid_e - pid_s
     tid_raw, sid_raw = _bytes_at(w, tid_s, 16), _bytes_at(w, sid_s, 8)
     tid_zero = ~tid_raw.any(axis=1)
     sid_zero = ~sid_raw.any(axis=1)
     problem = (tid_n != 16) | tid_zero | (sid_n != 8) | sid_zero | ((pid_n != 0) & (pid_n != 8))
 
-    def varint_field(num: int) -> np.ndarray:
-        at = _one(f, num, n)
-        return np.where(at >= 0, f.val[np.maximum(at, 0)] if len(f.val) else 0, np.uint64(0)).astype(np.uint64)
-
     def enum_index(v: np.ndarray, size: int) -> pa.Array:
         v32 = (v & np.uint64(0xFFFFFFFF)).astype(np.int64)  # upb keeps an enum as int32
         return pa.array(np.where(v32 < size, v32, 0))
 
-    start_ns, end_ns = varint_field(7), varint_field(8)
+    start_ns, end_ns = cols.bits(7), cols.bits(8)
     too_big = (start_ns >= np.uint64(1 << 63)) | (end_ns >= np.uint64(1 << 63))
     if too_big.any():  # the reference raises on these: let it
         w.fail(sp.req[too_big])
 
-    st = _child(f, sp, 15)
+    st = Level(*cols.range(15), np.arange(n), sp.req)  # an absent status reads as an empty one
     stf = _fields(w, st, STATUS)
-    status_of = np.full(n, len(st), np.int64)
-    status_of[st.parent] = np.arange(len(st))
+    status_of = np.arange(n)
     msgs = pa.concat_arrays([_texts(w, *_ranges(stf, _one(stf, 2, len(st)), st), st.req), pa.array([""])])
     code_at = _one(stf, 3, len(st))
     codes = np.append(np.where(code_at >= 0, stf.val[np.maximum(code_at, 0)] if len(stf.val) else 0, 0)
                       .astype(np.uint64), np.uint64(0))
 
     accepted = np.flatnonzero(~problem)
-    attributes = _objects(w, sp, f, 9, 6, accepted)
-    events = _events(w, sp, f)
-    lk = _child(f, sp, 13)
+    attributes = _objects(w, cols.child(9), n, 6, accepted)
+    events = _events(w, sp, cols.child(11))
+    lk = cols.child(13)
     lkf = _fields(w, lk, LINK)
     _texts(w, *_ranges(lkf, _one(lkf, 3, len(lk)), lk), lk.req)  # links: only checked
-    _objects(w, lk, lkf, 4, 7)
+    _objects(w, _child(lkf, lk, 4), len(lk), 7)
 
     # Rows of requests that take the reference walk are dropped here, and rejected spans.
     live = ~w.bad[sp.req]
@@ -926,7 +1045,7 @@ def _span_rows(w: Wire, sp: Level, f: Fields, lines: np.ndarray):
         "span_id": _hex(sid_raw[keep]),
         "parent_span_id": _hex(_bytes_at(w, pid_s[keep], 8), has_parent),
         "name": names.take(k),
-        "kind": _KIND_NAMES.take(enum_index(varint_field(6)[keep], len(SPAN_KINDS))),
+        "kind": _KIND_NAMES.take(enum_index(cols.bits(6)[keep], len(SPAN_KINDS))),
         "started_at": ns["started_at"],
         "ended_at": ns["ended_at"],
         "status_code": _CODE_NAMES.take(enum_index(codes[st_keep], len(STATUS_CODES))),
@@ -949,15 +1068,14 @@ def _problem(tid_n: int, tid_zero: bool, sid_n: int, sid_zero: bool, pid_n: int)
     return f"parent_span_id is {pid_n} bytes, expected 8"
 
 
-def _events(w: Wire, sp: Level, f: Fields) -> pa.Array:
-    """Per span, the JSON array of its events, or null when it has none."""
-    ev = _child(f, sp, 11)
+def _events(w: Wire, sp: Level, ev: Level) -> pa.Array:
+    """Per span, the JSON array of its events `ev`, or null when it has none."""
     evf = _fields(w, ev, EVENT)
     m = len(ev)
     names = _quoted(_texts(w, *_ranges(evf, _one(evf, 2, m), ev), ev.req))
     t_at = _one(evf, 1, m)
     times = np.where(t_at >= 0, evf.val[np.maximum(t_at, 0)] if len(evf.val) else 0, 0).astype(np.uint64)
-    attrs = _objects(w, ev, evf, 3, 7)
+    attrs = _objects(w, _child(evf, ev, 3), m, 7)
     texts = pc.binary_join_element_wise('{"name":', names, ',"time_unix_nano":', pa.array(times).cast(pa.string()),
                                         ',"attributes":', attrs, "}", "")
     lists = pc.binary_join_element_wise("[", _joined(texts, ev.parent, len(sp), ","), "]", "")
