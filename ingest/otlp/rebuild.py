@@ -83,7 +83,9 @@ def _derive(con, pool: ThreadPoolExecutor) -> Future:
     Returns the pending (goal, answer) dicts of the turns that have a head span."""
     for statement in (q.SPANS, q.EDGES, q.CHAIN, q.FLAGS, q.MEMBERS):
         con.execute(statement)
-    heads = pool.submit(_head_texts, con.execute(q.HEAD_TEXTS).fetchall())
+    # Fetched as Arrow and turned into Python rows a batch at a time: a million turns
+    # as Python tuples of texts took about a gigabyte.
+    heads = pool.submit(_head_texts, con.sql(q.HEAD_TEXTS).to_arrow_table())
     for statement in (q.STEPS, q.TASKS, q.OLD):
         con.execute(statement)
     return heads
@@ -108,15 +110,16 @@ class _Attrs:
                     self.attrs[k] = json.loads(other)
 
 
-def _head_texts(rows: list[tuple]) -> tuple[dict[str, str | None], dict[str, str | None]]:
+def _head_texts(heads: pa.Table) -> tuple[dict[str, str | None], dict[str, str | None]]:
     """goal and final_answer per task, from its head span (rows of HEAD_TEXTS); pure Python."""
     goal: dict[str, str | None] = {}
     answer: dict[str, str | None] = {}
     n = 2 * len(q.TEXT_KEYS)
-    for row in rows:
-        span = _Attrs(row[1], row[2:2 + n], row[2 + n])
-        goal[row[0]] = user_text(span) or None
-        answer[row[0]] = assistant_text(span) or None
+    for batch in heads.to_batches(max_chunksize=10_000):
+        for row in zip(*(column.to_pylist() for column in batch.columns)):
+            span = _Attrs(row[1], row[2:2 + n], row[2 + n])
+            goal[row[0]] = user_text(span) or None
+            answer[row[0]] = assistant_text(span) or None
     return goal, answer
 
 
