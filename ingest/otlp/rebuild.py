@@ -15,7 +15,8 @@ The rebuild is set-based SQL over `otel_spans` (`rebuild_sql`): roles, turns
 and attempts, task status, all for every touched trace at once. Only the
 turn's request and reply text is read in Python (`mapping.user_text` /
 `assistant_text`: message lists in several dialects), once per turn: from the
-task span, and from its LLM calls only when the task span has no text.
+task span (on a second thread, while DuckDB derives the steps and tasks), and
+from its LLM calls only when the task span has no text.
 """
 
 from __future__ import annotations
@@ -83,8 +84,8 @@ def _derive(con, pool: ThreadPoolExecutor) -> Future:
     Returns the pending (goal, answer) dicts of the turns that have a head span."""
     for statement in (q.SPANS, q.EDGES, q.CHAIN, q.FLAGS, q.MEMBERS):
         con.execute(statement)
-    # Fetched as Arrow and turned into Python rows a batch at a time: a million turns
-    # as Python tuples of texts took about a gigabyte.
+    # Fetched as Arrow and turned into Python rows a batch at a time: 500,000 turns
+    # fetched as Python tuples raised the peak by about 180 MB.
     heads = pool.submit(_head_texts, con.sql(q.HEAD_TEXTS).to_arrow_table())
     for statement in (q.STEPS, q.TASKS, q.OLD):
         con.execute(statement)
