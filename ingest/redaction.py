@@ -385,7 +385,8 @@ class _NotTolerable(ValueError):
 
 # (decoded characters, the RE2 that matches their escapes at any nesting depth).
 # The view maps \n \t \r \b \f to a space, so a space-accepting item takes them too.
-_JSON_ESCAPES = ((" \t\n\r\b\f", r"\\+[nrtbf]"), ("/", r"\\+/"), ('"', r'\\+"'))
+# A backslash in a value is itself escaped (`\\`, doubled again at every nesting level).
+_JSON_ESCAPES = ((" \t\n\r\b\f", r"\\+[nrtbf]"), ("/", r"\\+/"), ('"', r'\\+"'), ("\\", r"\\+"))
 # RE2 syntax Python reads differently or not at all (\pN, \z, \x{..}, [[:digit:]],
 # `{,n}` which RE2 takes literally, the U flag): not rewritten.
 _RE2_ONLY = re.compile(r"\\[pPQCz]|\\x\{|\{,|\(\?[a-zA-Z-]*U|\[:\^?[a-z]+:\]")

@@ -213,6 +213,8 @@ def test_values_in_other_scripts_are_found_in_ascii_only_json():
     (r"'?token'?\s*[:=]", r'{"q": "token\r\n= 1"}'),
     (r'"secret"\s*:', r'{"inner": "{\"secret\": 1}"}'),
     (r"\bEMP-\d{3}", r'{"v": "see\nEMP-123"}'),   # no word boundary in the raw text before EMP
+    (r"🔑\W?[a-z]{4}", r'{"note": "🔑\\aaaa"}'),  # a backslash in the value is itself escaped
+    (r"🔑\W?[a-z]{4}", r'{"w": "{\"note\": \"🔑\\\\aaaa\"}"}'),
     (r"a.b", r'{"v": "a\/b"}'),
     (r"a[^x]b", r'{"v": "a\"b"}'),
     (r"a\Wb", r'{"v": "a\\\\tb"}'),
