@@ -1,9 +1,12 @@
 """OTLP/JSON trace requests to `otel_spans` rows, in DuckDB (the decoder's connection).
 
-Each request is parsed once, by `json_transform` into a typed structure that
-names every field in both spellings (lowerCamelCase and snake_case); unnest
+Each request is parsed once, by `json_transform` into a typed structure; unnest
 then walks resourceSpans -> scopeSpans -> spans, and every column of the row is
-an SQL expression. Nothing of the span passes through Python.
+an SQL expression. Nothing of the span passes through Python. The structure
+first read names the lowerCamelCase fields only (what the OTLP/JSON rule and
+the Collector write): picking between two spellings of a container copies all
+it holds. A request that spells anything in snake_case, or gives no row, is
+read again with the full structure, which names every field in both spellings.
 
 What is accepted is what `spans.add_request` (the readable Python statement
 of the same rules, kept as the reference of a differential test) accepts:
