@@ -252,6 +252,19 @@ def test_utf8_bom(tmp_path, db_path):
     assert counts(db_path)["tasks"] == 2 and counts(db_path)["ingest_errors"] == 0
 
 
+def test_a_file_holding_only_a_bom_is_empty(tmp_path, db_path):
+    # Found by the hostile-input property test: the mark says how the file is encoded, it is
+    # no record, so nothing is stored and nothing is quarantined; a second mark is content.
+    only = tmp_path / "only-bom.jsonl"
+    only.write_bytes(b"\xef\xbb\xbf\n")
+    result = ingest([str(only)], db_path).files[0]
+    assert result.status == "loaded" and result.errors == 0 and counts(db_path)["ingest_errors"] == 0
+    twice = tmp_path / "two-boms.jsonl"
+    twice.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf")
+    assert ingest([str(twice)], db_path).files[0].errors == 1
+    assert query(db_path, "SELECT line FROM ingest_errors") == [(1,)]
+
+
 def test_missing_path_is_a_clear_error(tmp_path, db_path):
     good = write_jsonl(tmp_path / "good.jsonl", [task(1)])
     missing = str(tmp_path / "nope.jsonl")

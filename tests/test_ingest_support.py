@@ -89,7 +89,12 @@ def stored_lines(db_path: str, source_file: str) -> list[int]:
 
 
 def nonblank_lines(data: bytes) -> list[int]:
-    """1-based numbers of the lines of `data` that hold anything but JSON whitespace."""
+    """1-based numbers of the lines of `data` that hold anything but JSON whitespace.
+
+    A UTF-8 byte order mark opening the data marks its encoding and is not content
+    (framing drops it), so a file holding only one has no lines to account for."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     out = []
     for i, piece in enumerate(data.split(b"\n")):
         if piece.strip(JSON_BLANKS.encode()):
