@@ -6,6 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# The property tests draw the same examples on every run, so CI on a clean checkout
+# passes or fails the same way each time. TRACE_AUDIT_HYPOTHESIS=explore draws new
+# random examples (that is how a BOM-only file and an escaped backslash were found):
+# run it now and then, and keep what it finds as explicit tests.
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("TRACE_AUDIT_HYPOTHESIS", "repeatable"))
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
