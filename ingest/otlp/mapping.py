@@ -396,10 +396,11 @@ def assign_task_ids(turns: list[dict], traces: set[str], held: dict[str, str]) -
     """Set each turn's `task_id` (and `clash`, when its claim could not be used).
 
     `turns` (all stored turns) carry `derived` (the trace-derived id), `claim`, `start`,
-    `trace_id`, `key`; `traces` holds the ids of all stored traces; `held` maps task ids of other sources' tasks to their source. A claim
-    is used unless it has the shape of a trace-derived id of a stored trace and is not the
-    turn's own, another source holds it, or an earlier turn (start, then trace id, then task
-    span id) claims it too. So a derived id is never taken by a claim, and a claim is unique.
+    `trace_id`, `key`; `traces` holds the ids of all stored traces; `held` maps the task ids
+    of other sources' tasks to their source. A claim is used unless it has the shape of a
+    trace-derived id of a stored trace and is not the turn's own, another source holds it, or an
+    earlier turn (start, then trace id, then task span id) claims it too. So a derived id is
+    never taken by a claim, and a claim is unique.
     """
     winners: dict[str, dict] = {}
     for t in sorted(turns, key=lambda t: (t["start"] is None, t["start"] or 0, t["trace_id"], t["key"])):
@@ -427,9 +428,9 @@ def rows(traces: Iterable[list[Span]], held: dict[str, str] | None = None) -> tu
         groups = group_turns(spans)
         for key, head, members in groups:
             trace_id = members[0].trace_id
-            by_start = sorted(members, key=lambda m: (m.start if m.start is not None else 1 << 62, m.span_id))
+            by_start = sorted(members, key=_start_order)
             turns.append({
-                "trace_id": trace_id, "key": key, "head": head, "members": members,
+                "trace_id": trace_id, "key": key, "head": head, "by_start": by_start,
                 "derived": trace_id if len(groups) == 1 else f"{trace_id}:{key}",
                 "claim": claimed_task_id(head, by_start),
                 "start": head.start if head is not None else min(
@@ -441,7 +442,7 @@ def rows(traces: Iterable[list[Span]], held: dict[str, str] | None = None) -> tu
     messages: list[dict] = []
     for t in turns:
         extra = {"claimed_task_id": t["claim"], "task_id_clash": t["clash"]}
-        _turn_rows(t["task_id"], t["key"], t["head"], t["members"], tasks, steps, messages, extra)
+        _turn_rows(t["task_id"], t["key"], t["head"], t["by_start"], tasks, steps, messages, extra)
     return tasks, steps, messages
 
 
@@ -450,10 +451,14 @@ def trace_rows(spans: list[Span]) -> tuple[list[dict], list[dict], list[dict]]:
     return rows([spans])
 
 
-def _turn_rows(task_id, key, head, members, tasks, steps, messages, extra) -> None:
-    step_spans = sorted((m for m in members if m.role in ("tool", "llm") and m is not head),
-                        key=lambda m: (m.start if m.start is not None else 1 << 62, m.span_id))
-    by_start = sorted(members, key=lambda m: (m.start if m.start is not None else 1 << 62, m.span_id))
+def _start_order(m: Span) -> tuple[int, str]:
+    """A turn's spans by start time (no start: last), ties by span id."""
+    return (m.start if m.start is not None else 1 << 62, m.span_id)
+
+
+def _turn_rows(task_id, key, head, by_start, tasks, steps, messages, extra) -> None:
+    """`by_start`: the turn's spans in `_start_order`."""
+    step_spans = [m for m in by_start if m.role in ("tool", "llm") and m is not head]
     ha = head.attrs if head is not None else {}
     resource = (head or by_start[0]).resource
     others = [m.attrs for m in by_start if m is not head]
@@ -494,7 +499,7 @@ def _turn_rows(task_id, key, head, members, tasks, steps, messages, extra) -> No
                 status = "failed"
             else:
                 status = "success"
-    started = head.start if head is not None else min((m.start for m in members if m.start is not None), default=None)
+    started = head.start if head is not None else min((m.start for m in by_start if m.start is not None), default=None)
     finished = head.end if head is not None and status != "running" else None
     origin = head or by_start[0]
     metadata = {
@@ -529,7 +534,7 @@ def _turn_rows(task_id, key, head, members, tasks, steps, messages, extra) -> No
             "source_file": origin.source_file, "source_line": origin.source_line,
         })
     if answer:
-        ends = [m.end for m in members if m.end is not None]
+        ends = [m.end for m in by_start if m.end is not None]
         messages.append({
             "message_id": f"{task_id}:assistant", "conversation_id": _str(conversation_id),
             "user_id": _str(user_id), "role": "assistant", "content": answer,
