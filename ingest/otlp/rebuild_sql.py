@@ -145,6 +145,7 @@ WITH x AS (
          s.started_at, s.ended_at, s.status_code, s.status_message, s.resource,
          CAST(s.events AS VARCHAR) AS events, s.source_file, s.source_line, s.rowid AS n,
          json_transform(s.attributes, {_STRUCTURE}) AS a,
+         -- present even when null (json_transform reads a JSON null as absent): makes an LLM span
          json_extract(s.attributes, ['$."llm.request.type"', '$."gen_ai.request.model"']) AS llm_keys,
          CASE WHEN {" OR ".join(f"contains(CAST(s.attributes AS VARCHAR), '{p}')" for p in INDEXED_PREFIXES)}
               THEN CAST(s.attributes AS VARCHAR) END AS indexed_attrs
