@@ -32,7 +32,7 @@ import hmac
 import json
 import os
 import re
-import re._constants as _sre  # Python's regex parser reads the RE2 prefilters (see escape_tolerant)
+import re._constants as _sre  # Python's regex parser: pattern widths, and the RE2 prefilters (escape_tolerant)
 import re._parser as _sre_parse
 import secrets
 import stat
@@ -314,11 +314,7 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
 
 
 def _min_width(pattern: str) -> int:
-    try:
-        import re._parser as sre_parse  # Python 3.11+
-    except ImportError:  # pragma: no cover
-        import sre_parse
-    return int(sre_parse.parse(pattern, re.ASCII).getwidth()[0])
+    return int(_sre_parse.parse(pattern, re.ASCII).getwidth()[0])
 
 
 @lru_cache(maxsize=256)
