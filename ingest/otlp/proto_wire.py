@@ -1005,11 +1005,9 @@ def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
 
     st = Level(*cols.range(15), np.arange(n), sp.req)  # an absent status reads as an empty one
     stf = _fields(w, st, STATUS)
-    status_of = np.arange(n)
-    msgs = pa.concat_arrays([_texts(w, *_ranges(stf, _one(stf, 2, len(st)), st), st.req), pa.array([""])])
+    msgs = _texts(w, *_ranges(stf, _one(stf, 2, len(st)), st), st.req)
     code_at = _one(stf, 3, len(st))
-    codes = np.append(np.where(code_at >= 0, stf.val[np.maximum(code_at, 0)] if len(stf.val) else 0, 0)
-                      .astype(np.uint64), np.uint64(0))
+    codes = np.where(code_at >= 0, stf.val[np.maximum(code_at, 0)] if len(stf.val) else 0, 0).astype(np.uint64)
 
     accepted = np.flatnonzero(~problem)
     attributes = _objects(w, cols.child(9), n, 6, accepted)
@@ -1039,7 +1037,6 @@ def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
         x = pa.array(v[keep].astype(np.int64))
         x = pc.if_else(pc.equal(x, 0), pa.scalar(None, pa.int64()), x)
         ns[col] = pc.divide(x, 1000)
-    st_keep = status_of[keep]
     table = {
         "trace_id": _hex(tid_raw[keep]),
         "span_id": _hex(sid_raw[keep]),
@@ -1048,8 +1045,8 @@ def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
         "kind": _KIND_NAMES.take(enum_index(cols.bits(6)[keep], len(SPAN_KINDS))),
         "started_at": ns["started_at"],
         "ended_at": ns["ended_at"],
-        "status_code": _CODE_NAMES.take(enum_index(codes[st_keep], len(STATUS_CODES))),
-        "status_message": _or_null(msgs.take(pa.array(st_keep))),
+        "status_code": _CODE_NAMES.take(enum_index(codes[keep], len(STATUS_CODES))),
+        "status_message": _or_null(msgs.take(k)),
         "attributes": attributes,
         "events": events.take(k),
         "source_line": pa.array(lines[sp.req[keep]]),
