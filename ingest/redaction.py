@@ -346,14 +346,20 @@ def _check_re2(pattern: str) -> None:
         ) from exc
 
 
+def _read_as_python(pattern: str):
+    """`pattern` parsed as Python's `re` reads it (ASCII), its warnings raised as errors:
+    they mark syntax RE2 reads another way ("possible nested set" for `[[:space:]]`)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return _sre_parse.parse(pattern, re.ASCII)
+
+
 def _check_read_alike(pattern: str) -> None:
     """A configured prefilter runs in RE2 (Arrow) over columns and in Python's `re`
     over single texts (the gates), so both must read it alike: syntax only RE2
     knows (`[[:space:]]`, `\\pN`, `\\z`) would silently miss in the Python gates."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # "possible nested set": RE2's [[:class:]] means something else in re
-            re.compile(pattern, re.ASCII)
+        _read_as_python(pattern)
     except (re.error, FutureWarning, DeprecationWarning) as exc:
         raise ValueError(
             f"prefilter {pattern!r} uses syntax that Python's re reads differently from RE2 ({exc}); "
@@ -408,12 +414,10 @@ def escape_tolerant(prefilter: str) -> str:
     """
     if _RE2_ONLY.search(prefilter):
         raise _NotTolerable("RE2-only syntax")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # e.g. FutureWarning for `[[`, which RE2 reads another way
-        try:
-            parsed = _sre_parse.parse(prefilter, re.ASCII)
-        except (re.error, Warning, RecursionError) as exc:
-            raise _NotTolerable(str(exc)) from None
+    try:
+        parsed = _read_as_python(prefilter)
+    except (re.error, Warning, RecursionError) as exc:
+        raise _NotTolerable(str(exc)) from None
     flags = parsed.state.flags
     return _with_flags(flags, 0, _emit(parsed.data, bool(flags & re.IGNORECASE)))
 
