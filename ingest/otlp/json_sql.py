@@ -232,9 +232,19 @@ _LEAN_RS = [{"resource": {"attributes": _ATTRS}, "scopeSpans": [_SCOPE_SPANS[0]]
              **{k: "JSON" for k in SCOPE_KEYS[1:]}}]
 LEAN_REQUEST = {"resourceSpans": _LEAN_RS, "resource_spans": "JSON"}
 
+# A request `r` read with every spelling: its resourceSpans, and the key they came under.
+_RESOURCE_SPANS_OF = "coalesce(r.resourceSpans, r.resource_spans)"
+_RESOURCE_KEY_OF = "CASE WHEN r.resourceSpans IS NOT NULL THEN 'resourceSpans' ELSE 'resource_spans' END"
+
+
 def _first(struct: str, keys: tuple[str, ...]) -> str:
     fields = [f"{struct}.{k}" for k in keys]
     return fields[0] if len(fields) == 1 else f"coalesce({', '.join(fields)})"
+
+
+def _scope_key(scope_keys: tuple[str, ...]) -> str:
+    """Which spelling of the scope container a resourceSpans entry `rs` used."""
+    return "CASE " + " ".join(f"WHEN rs.{k} IS NOT NULL THEN '{k}'" for k in scope_keys) + " END"
 
 
 def _odd(resource_spans: str, scope_keys: tuple[str, ...]) -> str:
@@ -256,10 +266,9 @@ def _spans(lean: bool) -> str:
     else:
         transform = f"json_transform(raw, {_lit(json.dumps(REQUEST))})"
         slow = "false"
-        resource_spans = "coalesce(r.resourceSpans, r.resource_spans)"
-        rk = "CASE WHEN r.resourceSpans IS NOT NULL THEN 'resourceSpans' ELSE 'resource_spans' END"
+        resource_spans, rk = _RESOURCE_SPANS_OF, _RESOURCE_KEY_OF
         scope_keys = SCOPE_KEYS
-    sk = "CASE " + " ".join(f"WHEN rs.{k} IS NOT NULL THEN '{k}'" for k in scope_keys) + " END"
+    sk = _scope_key(scope_keys)
     ev = "e_"
     event_parts = (f"CASE WHEN len(s.events) > 0 THEN list_transform(s.events, lambda {ev}: {{'n': {ev}.name, "
                    f"'t': coalesce({ev}.timeUnixNano, {ev}.time_unix_nano), "
@@ -405,25 +414,15 @@ FROM b
 
 _SCOPE_SHAPE = [{"spans": ["BOOLEAN"]}]
 _SHAPE = {k: [{s: _SCOPE_SHAPE for s in SCOPE_KEYS}] for k in ("resourceSpans", "resource_spans")}
-_SCOPES = "coalesce(" + ", ".join(f"rs.{k}" for k in SCOPE_KEYS) + ")"
-_SCOPE_KEY = "CASE " + " ".join(f"WHEN rs.{k} IS NOT NULL THEN '{k}'" for k in SCOPE_KEYS) + " END"
 """Only the containers: what PROBLEMS needs to find a request whose structure is not OTLP."""
 
 # A container that is present but not an array (or an entry that is not an object).
 # Only containers that came out NULL are looked at again.
 PROBLEMS = """
-WITH shaped AS (
-  SELECT line, json_transform(raw, """ + _lit(json.dumps(_SHAPE)) + """) AS r FROM otlp_json_in
-), shape AS (
-  SELECT line,
-    list_transform(coalesce(r.resourceSpans, r.resource_spans), lambda x: x.scopeSpans IS NULL AND x.scope_spans IS NULL AND x.instrumentationLibrarySpans IS NULL AND x.instrumentation_library_spans IS NULL
-      OR coalesce(list_aggr(list_transform(coalesce(x.scopeSpans, x.scope_spans, x.instrumentationLibrarySpans, x.instrumentation_library_spans),
-                                           lambda y: y.spans IS NULL), 'bool_or'), false)) AS odd
-  FROM shaped
-), req AS (
-  SELECT q.line, q.r, k.raw
-  FROM shaped q JOIN otlp_json_in k USING (line) JOIN shape USING (line)
-  WHERE odd IS NULL OR list_aggr(odd, 'bool_or')
+WITH req AS (
+  SELECT line, raw, r FROM (
+    SELECT line, raw, json_transform(raw, """ + _lit(json.dumps(_SHAPE)) + """) AS r FROM otlp_json_in)
+  WHERE """ + _odd(_RESOURCE_SPANS_OF, SCOPE_KEYS) + """
 ), top AS (
   SELECT line, raw,
     CASE WHEN r.resourceSpans IS NULL AND r.resource_spans IS NULL THEN
@@ -432,9 +431,9 @@ WITH shaped AS (
            THEN 'resourceSpans must be a JSON array' ELSE 'no resourceSpans in this record' END END AS problem
   FROM req
 ), rs AS (
-  SELECT line, raw, CASE WHEN r.resourceSpans IS NOT NULL THEN 'resourceSpans' ELSE 'resource_spans' END AS rk,
-         unnest(coalesce(r.resourceSpans, r.resource_spans)) AS rs,
-         generate_subscripts(coalesce(r.resourceSpans, r.resource_spans), 1) - 1 AS ri
+  SELECT line, raw, """ + _RESOURCE_KEY_OF + """ AS rk,
+         unnest(""" + _RESOURCE_SPANS_OF + """) AS rs,
+         generate_subscripts(""" + _RESOURCE_SPANS_OF + """, 1) - 1 AS ri
   FROM req
 ), rs_problem AS (
   SELECT line, raw, rk, ri,
@@ -446,8 +445,8 @@ WITH shaped AS (
                           lambda m: m IS NOT NULL)[1] END AS problem
   FROM rs WHERE """ + " AND ".join(f"rs.{k} IS NULL" for k in SCOPE_KEYS) + """
 ), ss AS (
-  SELECT line, raw, rk, ri, """ + _SCOPE_KEY + """ AS sk, unnest(""" + _SCOPES + """) AS ss,
-         generate_subscripts(""" + _SCOPES + """, 1) - 1 AS si
+  SELECT line, raw, rk, ri, """ + _scope_key(SCOPE_KEYS) + """ AS sk, unnest(""" + _first("rs", SCOPE_KEYS) + """) AS ss,
+         generate_subscripts(""" + _first("rs", SCOPE_KEYS) + """, 1) - 1 AS si
   FROM rs
 ), ss_problem AS (
   SELECT line, rk || '[' || ri || '].' || sk || '[' || si || ']' AS where_,
