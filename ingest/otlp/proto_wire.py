@@ -437,6 +437,16 @@ def _ranges(f: Fields, at: np.ndarray, lvl: Level):
     return start, end
 
 
+def _bits(f: Fields, at: np.ndarray) -> np.ndarray:
+    """The varint or fixed bits of the fields `at` (-1: absent, 0)."""
+    return np.where(at >= 0, f.val[np.maximum(at, 0)] if len(f.val) else 0, 0).astype(np.uint64)
+
+
+def _text(w: Wire, f: Fields, lvl: Level, num: int) -> pa.Array:
+    """Per message of `lvl`, the text of its singular field `num` ("" when absent)."""
+    return _texts(w, *_ranges(f, _one(f, num, len(lvl)), lvl), lvl.req)
+
+
 # ---- texts --------------------------------------------------------------------------
 
 def _texts(w: Wire, start: np.ndarray, end: np.ndarray, reqs: np.ndarray) -> pa.Array:
@@ -821,7 +831,7 @@ def _decode(w: Wire, lines: np.ndarray):
 
     rs = _child(rf, reqs, 1)
     rsf = _fields(w, rs, RESOURCE_SPANS)
-    _texts(w, *_ranges(rsf, _one(rsf, 3, len(rs)), rs), rs.req)  # schema_url: only checked
+    _text(w, rsf, rs, 3)  # schema_url: only checked
 
     res = _child(rsf, rs, 1)
     resf = _fields(w, res, RESOURCE)
@@ -831,11 +841,11 @@ def _decode(w: Wire, lines: np.ndarray):
 
     ss = _child(rsf, rs, 2)
     ssf = _fields(w, ss, SCOPE_SPANS)
-    _texts(w, *_ranges(ssf, _one(ssf, 3, len(ss)), ss), ss.req)
+    _text(w, ssf, ss, 3)
     scope = _child(ssf, ss, 1)
     scf = _fields(w, scope, SCOPE)
-    scope_names = _texts(w, *_ranges(scf, _one(scf, 1, len(scope)), scope), scope.req)
-    scope_versions = _texts(w, *_ranges(scf, _one(scf, 2, len(scope)), scope), scope.req)
+    scope_names = _text(w, scf, scope, 1)
+    scope_versions = _text(w, scf, scope, 2)
     _objects(w, _child(scf, scope, 3), len(scope), 6)  # scope attributes: only checked
     scope_of_ss = np.full(len(ss), len(scope), np.int64)
     scope_of_ss[scope.parent] = np.arange(len(scope))
@@ -867,7 +877,7 @@ class Columns:
         for num in singular:
             at = _one(f, num, len(lvl))
             starts[num], ends[num] = _ranges(f, at, lvl)
-            vals[num] = np.where(at >= 0, f.val[np.maximum(at, 0)] if len(f.val) else 0, 0).astype(np.uint64)
+            vals[num] = _bits(f, at)
         return cls(starts, ends, vals, {num: _child(f, lvl, num) for num in repeated})
 
     def range(self, num: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1005,16 +1015,15 @@ def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
 
     st = Level(*cols.range(15), np.arange(n), sp.req)  # an absent status reads as an empty one
     stf = _fields(w, st, STATUS)
-    msgs = _texts(w, *_ranges(stf, _one(stf, 2, len(st)), st), st.req)
-    code_at = _one(stf, 3, len(st))
-    codes = np.where(code_at >= 0, stf.val[np.maximum(code_at, 0)] if len(stf.val) else 0, 0).astype(np.uint64)
+    msgs = _text(w, stf, st, 2)
+    codes = _bits(stf, _one(stf, 3, len(st)))
 
     accepted = np.flatnonzero(~problem)
     attributes = _objects(w, cols.child(9), n, 6, accepted)
     events = _events(w, sp, cols.child(11))
     lk = cols.child(13)
     lkf = _fields(w, lk, LINK)
-    _texts(w, *_ranges(lkf, _one(lkf, 3, len(lk)), lk), lk.req)  # links: only checked
+    _text(w, lkf, lk, 3)  # links: only checked
     _objects(w, _child(lkf, lk, 4), len(lk), 7)
 
     # Rows of requests that take the reference walk are dropped here, and rejected spans.
@@ -1069,9 +1078,8 @@ def _events(w: Wire, sp: Level, ev: Level) -> pa.Array:
     """Per span, the JSON array of its events `ev`, or null when it has none."""
     evf = _fields(w, ev, EVENT)
     m = len(ev)
-    names = _quoted(_texts(w, *_ranges(evf, _one(evf, 2, m), ev), ev.req))
-    t_at = _one(evf, 1, m)
-    times = np.where(t_at >= 0, evf.val[np.maximum(t_at, 0)] if len(evf.val) else 0, 0).astype(np.uint64)
+    names = _quoted(_text(w, evf, ev, 2))
+    times = _bits(evf, _one(evf, 1, m))
     attrs = _objects(w, _child(evf, ev, 3), m, 7)
     texts = pc.binary_join_element_wise('{"name":', names, ',"time_unix_nano":', pa.array(times).cast(pa.string()),
                                         ',"attributes":', attrs, "}", "")
