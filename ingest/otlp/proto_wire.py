@@ -1035,10 +1035,12 @@ def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
     rejected = np.flatnonzero(live & problem)
     if len(rejected):
         texts = names.take(pa.array(rejected)).to_pylist()
+        raw = w.raw
         for i, name in zip(rejected.tolist(), texts):
+            ids = Span(trace_id=bytes(raw[tid_s[i]:tid_e[i]]), span_id=bytes(raw[sid_s[i]:sid_e[i]]),
+                       parent_span_id=bytes(raw[pid_s[i]:pid_e[i]]))
             errors.append((int(sp.req[i]), f"<protobuf span {name[:200]!r}>",
-                           "span rejected: " + _problem(int(tid_n[i]), bool(tid_zero[i]), int(sid_n[i]),
-                                                        bool(sid_zero[i]), int(pid_n[i]))))
+                           f"span rejected: {proto.span_problem(ids)}"))
     k = pa.array(keep)
     has_parent = pid_n[keep] > 0
     ns = {}
@@ -1063,15 +1065,6 @@ def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
         "_span": k,
     }
     return table, errors
-
-
-def _problem(tid_n: int, tid_zero: bool, sid_n: int, sid_zero: bool, pid_n: int) -> str:
-    """`proto.span_problem`'s text, from the id lengths."""
-    if tid_n != 16 or tid_zero:
-        return f"trace_id is {tid_n} bytes{' of zeros' if tid_n == 16 else ''}, expected 16 non-zero bytes"
-    if sid_n != 8 or sid_zero:
-        return f"span_id is {sid_n} bytes, expected 8 non-zero bytes"
-    return f"parent_span_id is {pid_n} bytes, expected 8"
 
 
 def _events(w: Wire, sp: Level, ev: Level) -> pa.Array:
