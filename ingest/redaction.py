@@ -246,7 +246,8 @@ class CompiledRules:
     key_regex: re.Pattern     # over a normalised key: `(?:^|_)(name)$`
     text_gate: re.Pattern     # text_prefilter compiled for Python: skips short strings in one search
     # json_prefilter made tolerant of JSON escapes, run on the raw JSON text; None
-    # when some rule's prefilter could not be rewritten (then the unescaped view is used).
+    # when some rule's prefilter could not be rewritten or the whole outgrew RE2's
+    # limits: then the unescaped view is used, and the rules' json_prefilter are not.
     json_raw_prefilter: str | None = None
 
     def sensitive_key(self, key: str) -> str | None:
@@ -307,8 +308,6 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or _NEVER
     key_regex = re.compile(rf"(?:^|_)({alternatives})$")
     text_gate = re.compile(text_prefilter, re.ASCII)
-    if json_raw_prefilter is None:
-        compiled = [replace(r, json_prefilter=None) for r in compiled]
     return CompiledRules(names, tuple(compiled), text_prefilter, json_prefilter, key_regex, text_gate,
                          json_raw_prefilter)
 
