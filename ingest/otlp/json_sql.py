@@ -361,20 +361,14 @@ def _bad_key(pairs: str, var: str) -> str:
     return f"list_filter({pairs}, lambda {var}: {var}.v IS NULL)[1].k"
 
 
-def _id_bytes(v: str, n: int) -> str:
-    pad = f"repeat('=', (4 - length({v}) % 4) % 4)"
-    return (f"(CASE WHEN {v} IS NULL OR {v} = '' THEN NULL "
-            f"WHEN length({v}) = {2 * n} AND regexp_full_match({v}, '[0-9a-fA-F]+') THEN unhex({v}) "
-            f"ELSE coalesce(try(from_base64({v})), try(from_base64(translate({v}, '-_', '+/') || {pad}))) END)")
-
-
-def _id_problem(v: str, b: str, n: int, what: str) -> str:
+def _id_problem(v: str, h: str, n: int, what: str) -> str:
+    """Why the id text `v` is not an id of n bytes, given `h`, its `_id_hex`; NULL when it is one or is absent."""
     shown = f"'''' || left({v}, 40) || ''''"
     return (f"(CASE WHEN {v} IS NULL OR {v} = '' THEN NULL "
-            f"WHEN {b} IS NULL THEN '{what} ' || {shown} || ' is neither hex nor base64' "
-            f"WHEN octet_length({b}) <> {n} THEN '{what} ' || {shown} || ' is ' || octet_length({b}) "
+            f"WHEN {h} IS NULL THEN '{what} ' || {shown} || ' is neither hex nor base64' "
+            f"WHEN length({h}) <> {2 * n} THEN '{what} ' || {shown} || ' is ' || (length({h}) // 2) "
             f"|| ' bytes, expected {n} (hex or base64)' "
-            f"WHEN ltrim(hex({b}), '0') = '' THEN '{what} is all zeros (invalid in OTLP)' END)")
+            f"WHEN ltrim({h}, '0') = '' THEN '{what} is all zeros (invalid in OTLP)' END)")
 
 
 _ev = "e_"
@@ -397,12 +391,12 @@ WITH sp AS (
     {_pairs('s.attributes', 'sa_')} AS attrs
   FROM (SELECT i, text, json_transform(text, {_lit(json.dumps(_SPAN))}) AS s FROM sp)
 ), b AS (
-  SELECT *, {_id_bytes('t_v', 16)} AS t_b, {_id_bytes('s_v', 8)} AS s_b, {_id_bytes('p_v', 8)} AS p_b FROM ids
+  SELECT *, {_id_hex('t_v', 16)} AS t_h, {_id_hex('s_v', 8)} AS s_h, {_id_hex('p_v', 8)} AS p_h FROM ids
 )
 SELECT i, CAST(text AS VARCHAR) AS text,
-  coalesce({_id_problem('t_v', 't_b', 16, 'traceId')}, {_id_problem('s_v', 's_b', 8, 'spanId')},
-           CASE WHEN t_b IS NULL OR s_b IS NULL THEN 'traceId and spanId are required' END,
-           {_id_problem('p_v', 'p_b', 8, 'parentSpanId')},
+  coalesce({_id_problem('t_v', 't_h', 16, 'traceId')}, {_id_problem('s_v', 's_h', 8, 'spanId')},
+           CASE WHEN t_h IS NULL OR s_h IS NULL THEN 'traceId and spanId are required' END,
+           {_id_problem('p_v', 'p_h', 8, 'parentSpanId')},
            CASE WHEN {_int64_bad('start_v')} THEN 'startTimeUnixNano ''' || start_v || ''' is not an integer' END,
            CASE WHEN {_int64_bad('end_v')} THEN 'endTimeUnixNano ''' || end_v || ''' is not an integer' END,
            'attribute ''' || {_bad_key('attrs', 'sc_')} || ''' has a value that cannot be read',
