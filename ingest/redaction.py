@@ -281,7 +281,7 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
             value_group="value" in regex.groupindex,
             json_prefilter=_tolerant_or_none(spec.prefilter or spec.pattern),
         ))
-    value_filters = [_scoped(r.prefilter or r.pattern) for r in specs]
+    value_filters = [r.prefilter for r in compiled]
     # A key is a candidate when the JSON text has a listed name right before the
     # closing quote (possibly escaped, for JSON held inside a JSON string) and a colon.
     key_words = sorted({_name_regex(n) for n in names})
