@@ -184,12 +184,13 @@ def _frames_of(batches: Iterator[Batch], counter, budget: _Budget) -> Iterator[F
 
 
 def single_message_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> Iterator[Frame]:
-    data = head + stream.read(MAX_MESSAGE_BYTES)
+    rest = stream.read(MAX_MESSAGE_BYTES)
     if stream.read(1):
         yield Frame(errors=[(1, "", f"a protobuf request over {MAX_MESSAGE_BYTES // 1048576} MiB; "
                                     "split it or use the length-prefixed stream")], bytes_read=counter.count)
         return
-    yield from _frames_of(iter([(data + bytes(PAD), [0], [len(data)], [1], [])]), counter, _Budget())
+    size = len(head) + len(rest)
+    yield from _frames_of(iter([(b"".join([head, rest, bytes(PAD)]), [0], [size], [1], [])]), counter, _Budget())
 
 
 def length_prefixed_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> Iterator[Frame]:
@@ -262,7 +263,7 @@ def _length_prefixed_batches(stream: BinaryIO, head: bytes, budget: _Budget) -> 
             ends.append(pos + 4 + length)
             lines.append(n)
             pos += 4 + length
-        carry = bytes(buf[pos:filled])
+        carry = buf[pos:filled]  # a copy: buf is refilled
         if starts or problems:
             yield buf, starts, ends, lines, problems
         if stop:
