@@ -356,14 +356,20 @@ def _read_as_python(pattern: str):
 def _check_read_alike(pattern: str) -> None:
     """A configured prefilter runs in RE2 (Arrow) over columns and in Python's `re`
     over single texts (the gates), so both must read it alike: syntax only RE2
-    knows (`[[:space:]]`, `\\pN`, `\\z`) would silently miss in the Python gates."""
+    knows (`[[:space:]]`, `\\pN`, `\\z`) would silently miss in the Python gates, and
+    `{,n}`, which RE2 takes literally but Python as a repeat, would miss in the columns."""
+    found = _RE2_ONLY.search(pattern)
     try:
         _read_as_python(pattern)
+        problem = f"{found.group(0)!r} is read one way by RE2 and another by Python's re" if found else None
     except (re.error, FutureWarning, DeprecationWarning) as exc:
+        problem = str(exc)
+    if problem:
         raise ValueError(
-            f"prefilter {pattern!r} uses syntax that Python's re reads differently from RE2 ({exc}); "
-            "write it in syntax both read alike, e.g. \\s for [[:space:]], \\d for [[:digit:]] or \\pN"
-        ) from exc
+            f"prefilter {pattern!r} uses syntax that Python's re reads differently from RE2 ({problem}); "
+            "write it in syntax both read alike, e.g. \\s for [[:space:]], \\d for [[:digit:]] or \\pN, "
+            "{0,n} for {,n}"
+        )
 
 
 # --- prefilters for raw JSON text ------------------------------------------------

@@ -23,11 +23,13 @@ from hypothesis import strategies as st
 from trace_audit.ingest.redaction import (
     _ESCAPED_ASCII,
     RedactionConfig,
+    RedactionConfigError,
     Redactor,
     _unescaped_view,
     compile_rules,
     default_rules,
     escape_tolerant,
+    load_redaction_config,
     redact_tables,
 )
 
@@ -249,19 +251,13 @@ def test_without_a_tolerant_form_the_unescaped_view_is_used():
     assert report.counts == {"bearer": 1, "secret_assignment": 1}
 
 
-def test_a_configured_prefilter_without_a_tolerant_form_selects_the_unescaped_view():
-    # The one way a valid config reaches the fallback today: `{,n}`, which RE2 reads literally
-    # and the rewrite refuses. (Should config validation come to refuse `{,n}` too, as the
-    # Python gates read it as a repeat, only outgrowing RE2's limits would be left.)
-    config = RedactionConfig(extra_patterns=(
-        {"name": "emp", "pattern": r"EMP-\d{6}", "prefilter": r"EMP-[0-9]{,3}[0-9]{3}"},))
-    rules = compile_rules(config)
-    assert rules.json_raw_prefilter is None
-    assert next(r for r in rules.rules if r.name == "emp").json_prefilter is None
-    doc = json.dumps({"note": "Authorization: Bearer\tabcdefgh12345678"})  # found only once unescaped
-    out, report = redact_tables({"steps": pa.table({"task_id": ["t"], "seq": [1], "args": [doc]})}, config, KEY)
-    assert "abcdefgh12345678" not in out["steps"].column("args")[0].as_py()
-    assert report.counts == {"bearer": 1}
+def test_a_configured_prefilter_that_re2_reads_literally_is_refused():
+    # `{,n}` is a repeat to Python's re but literal text to RE2: over the columns such a rule
+    # would miss `EMP-12x` and store it in clear, so the config is refused (it used to load,
+    # and then reached the unescaped-view fallback, which the test above covers on its own).
+    with pytest.raises(RedactionConfigError, match=r"'\{,' is read one way by RE2 and another by Python"):
+        load_redaction_config({"extra_patterns": [
+            {"name": "emp", "pattern": r"EMP-\d{6}", "prefilter": r"EMP-[0-9]{,3}[0-9]{3}"}]})
 
 
 def test_the_tolerant_gate_redacts_what_only_escapes_reveal():
