@@ -121,14 +121,16 @@ def random_request(rng: random.Random) -> dict:
     return {k("resourceSpans"): resource_spans}
 
 
-def by_python(lines: list[str]) -> tuple[list[dict], list[tuple[int, str]]]:
+def by_python(lines: list[str]) -> tuple[list[dict], list[tuple[int, str, str]]]:
+    """(rows, errors as (line, stored text, reason)), line numbers from 1."""
     batch, errors = SpanBatch(), []
     for i, raw in enumerate(lines, 1):
         add_request(json.loads(raw), i, batch, errors)
-    return _rows(batch.to_arrow()), [(line, reason) for line, _raw, reason in errors]
+    return _rows(batch.to_arrow()), errors
 
 
-def by_duckdb(lines: list[str]) -> tuple[list[dict], list[tuple[int, str]]]:
+def by_duckdb(lines: list[str]) -> tuple[list[dict], list[tuple[int, str, str]]]:
+    """As `by_python`, through `decode_requests` on a connection set up as the decoder's is."""
     con = duckdb.connect(":memory:")
     try:
         con.execute("SET TimeZone = 'Asia/Shanghai'")  # as with --tz: times must still be read as UTC epochs
@@ -139,7 +141,7 @@ def by_duckdb(lines: list[str]) -> tuple[list[dict], list[tuple[int, str]]]:
         rows, errors = decode_requests(con)
     finally:
         con.close()
-    return _rows(rows), [(line, reason) for line, _raw, reason in errors]
+    return _rows(rows), errors
 
 
 def _rows(table: pa.Table) -> list[dict]:
@@ -159,9 +161,9 @@ def test_duckdb_decoder_matches_the_python_walk(seed):
     assert len(got_rows) == len(want_rows) and len(want_rows) > 0
     for got, want in zip(got_rows, want_rows):
         assert got == want
-    # The same spans rejected, and for the same field.
-    assert [line for line, _ in got_errors] == [line for line, _ in want_errors]
-    for (_, got), (_, want) in zip(got_errors, want_errors):
+    # The same spans rejected (each stored with the same text), and for the same field.
+    assert [(line, raw) for line, raw, _ in got_errors] == [(line, raw) for line, raw, _ in want_errors]
+    for (_, _, got), (_, _, want) in zip(got_errors, want_errors):
         assert got.startswith("span rejected: ")
         field = next((f for f in ("traceId", "spanId", "parentSpanId") if f in want), None)
         assert field is None or field in got, (got, want)
@@ -179,7 +181,7 @@ def test_rejections_say_which_field_and_why():
     lines = [json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]})]
     rows, errors = by_duckdb(lines)
     assert [r["name"] for r in rows] == ["ok"]
-    reasons = [reason for _, reason in errors]
+    reasons = [reason for _, _, reason in errors]
     assert reasons == [
         "span rejected: traceId 'not-an-id' is neither hex nor base64",
         "span rejected: spanId is all zeros (invalid in OTLP)",
@@ -207,7 +209,7 @@ def test_a_request_that_is_not_otlp_is_rejected_whole(doc, reason):
         reason = reason.replace("resourceSpans[0]", "resourceSpans[1]")
     rows, errors = by_duckdb([json.dumps(good), json.dumps(bad)])
     assert [(r["name"], r["source_line"]) for r in rows] == [("kept", 1)]
-    assert errors == [(2, f"OTLP trace request could not be read: {reason}")]
+    assert [(line, reason) for line, _, reason in errors] == [(2, f"OTLP trace request could not be read: {reason}")]
 
 
 def test_a_rejected_span_is_quarantined_with_its_own_text():
@@ -216,12 +218,6 @@ def test_a_rejected_span_is_quarantined_with_its_own_text():
     second = [{**good, "name": "bad-b", "spanId": "00" * 8}, good]
     lines = [json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": first}]}]}),
              json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": []}, {"spans": second}]}]})]
-    con = duckdb.connect(":memory:")
-    try:
-        con.register("kind_in", pa.table({"line": pa.array([1, 2], pa.int64()), "raw": pa.array(lines, pa.string()),
-                                          "_extra": pa.array([False, False])}))
-        rows, errors = decode_requests(con)
-    finally:
-        con.close()
-    assert rows.num_rows == 2
+    rows, errors = by_duckdb(lines)
+    assert len(rows) == 2
     assert [(line, json.loads(raw)["name"]) for line, raw, _ in errors] == [(1, "bad-a"), (2, "bad-b")]
