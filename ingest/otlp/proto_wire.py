@@ -723,12 +723,12 @@ def _values(w: Wire, kv: Level, kind: np.ndarray, start: np.ndarray, end: np.nda
     sel = np.flatnonzero(kind == 1)
     if len(sel):
         texts = _texts(w, start[sel], end[sel], kv.req[sel])
-        odd, chars = _with_specials(texts)
+        odd = _with_specials(texts)
         add(sel, texts)
-        quote[sel] = True
+        quote[sel] = ~odd
         special = np.flatnonzero(odd)
-        if len(special):  # these are written escaped instead
-            add(sel[special], _escaped(texts.take(pa.array(special)), chars))
+        if len(special):  # these are written as whole JSON literals instead
+            add(sel[special], _quoted(texts.take(pa.array(special))))
     sel = np.flatnonzero(kind == 2)
     src[sel] = np.where(val[sel] != 0, TRUE, FALSE)
     sel = np.flatnonzero(kind == 3)
@@ -749,36 +749,15 @@ def _values(w: Wire, kv: Level, kind: np.ndarray, start: np.ndarray, end: np.nda
     return sources, src, relative, quote
 
 
-def _with_specials(texts: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """Which strings hold a byte JSON must escape, and which such bytes occur."""
+def _with_specials(texts: pa.Array) -> np.ndarray:
+    """Which strings hold a byte JSON must escape."""
     offsets = np.frombuffer(texts.buffers()[1], np.int32)[texts.offset:texts.offset + len(texts) + 1]
     data = texts.buffers()[2]
     if data is None or offsets[-1] == offsets[0]:
-        return np.zeros(len(texts), bool), np.zeros(0, np.uint8)
+        return np.zeros(len(texts), bool)
     d = np.frombuffer(data, np.uint8)[offsets[0]:offsets[-1]]
-    at = np.flatnonzero((d < 0x20) | (d == 0x22) | (d == 0x5C))
-    chars = np.flatnonzero(np.bincount(d[at], minlength=256))
-    return np.diff(np.searchsorted(at, offsets - offsets[0])) > 0, chars
-
-
-_SIMPLE_ESCAPES = {0x5C: "\\\\", 0x22: '\\"', 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"}
-
-
-def _escaped(texts: pa.Array, chars: np.ndarray) -> pa.Array:
-    """The strings as json.dumps(ensure_ascii=False) writes them, without the quotes.
-
-    `chars`: the bytes to escape that occur; one pass per such byte, the backslash first.
-    """
-    present = {int(c) for c in chars}
-    out = texts
-    for c in _SIMPLE_ESCAPES:
-        if c in present:
-            out = pc.replace_substring(out, chr(c), _SIMPLE_ESCAPES[c])
-    if present - _SIMPLE_ESCAPES.keys():  # other control characters, as \u00XX: rare
-        odd = pc.match_substring_regex(texts, r"[\x00-\x07\x0b\x0e-\x1f]")
-        out = pc.replace_with_mask(out, odd, pa.array(
-            [dumps(x)[1:-1] for x in pc.filter(texts, odd).to_pylist()], pa.string()))
-    return out
+    at = np.flatnonzero(_SPECIAL[d])
+    return np.diff(np.searchsorted(at, offsets - offsets[0])) > 0
 
 
 def _nested(w: Wire, data: bytes, req: int, depth: int) -> str:
