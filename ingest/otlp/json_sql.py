@@ -478,6 +478,7 @@ _VIEWS = {"otlp_lean_spans": SPANS, "otlp_full_spans": FULL_SPANS}
 
 
 def _prepare(con) -> None:
+    # duckdb_functions() lists every function (about 12 ms): asked only when a view is made.
     known = con.execute("SELECT count(*) FROM duckdb_functions() WHERE function_name = 'otlp_nested_value'").fetchall()
     if not known[0][0]:
         con.create_function("otlp_nested_value", _nested_value, ["VARCHAR", "VARCHAR"], "VARCHAR",
@@ -486,16 +487,18 @@ def _prepare(con) -> None:
 
 def _view(con, name: str) -> str:
     """A span query as a temp view: parsed once per connection, not once per frame (the
-    full one is made only for the first request that needs it)."""
+    full one is made only for the first request that needs it). The Python function the
+    views call is registered with the first one; REJECTED, which calls it too, runs only
+    after the lean view."""
     made = con.execute("SELECT count(*) FROM duckdb_views() WHERE temporary AND view_name = ?", [name]).fetchall()
     if not made[0][0]:
+        _prepare(con)
         con.execute(f"CREATE TEMP VIEW {name} AS {_VIEWS[name]}")
     return name
 
 
 def decode_requests(con) -> tuple[pa.Table, list[tuple[int, str, str]]]:
     """The spans of the requests in relation `kind_in(line, raw, ...)`: (otel_spans rows, errors)."""
-    _prepare(con)
     errors: list[tuple[int, str, str]] = []
     schema = arrow_schema("otel_spans")
     requests = con.sql("SELECT line, raw FROM kind_in").to_arrow_table()
