@@ -305,7 +305,7 @@ def test_deep_nested_values_follow_upb_limit():
     assert reference([(1, data)])[1][0][2].endswith("Exceeded upb_DecodeOptions_MaxDepth)")
 
 
-def test_long_messages_and_many_attributes_are_linear():
+def test_long_messages_and_many_attributes_give_the_reference_rows():
     req = ExportTraceServiceRequest()
     ss = req.resource_spans.add().scope_spans.add()
     for i in range(5000):

@@ -47,7 +47,7 @@ from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span, Status
 
 from trace_audit.ingest.otlp import proto
-from trace_audit.ingest.otlp.spans import SPAN_KINDS, STATUS_CODES, SpanBatch, dumps
+from trace_audit.ingest.otlp.spans import SPAN_KINDS, STATUS_CODES, SpanBatch, dumps, micros
 from trace_audit.ingest.warehouse_types import arrow_schema
 
 PAD = proto.PAD  # zero bytes after the data, so a varint or fixed64 read near the end stays in the array
@@ -1024,9 +1024,7 @@ def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
     has_parent = pid_n[keep] > 0
     ns = {}
     for col, v in (("started_at", start_ns), ("ended_at", end_ns)):
-        x = pa.array(v[keep].astype(np.int64))
-        x = pc.if_else(pc.equal(x, 0), pa.scalar(None, pa.int64()), x)
-        ns[col] = pc.divide(x, 1000)
+        ns[col] = micros(pa.array(v[keep].astype(np.int64)))
     table = {
         "trace_id": _hex(tid_raw[keep]),
         "span_id": _hex(sid_raw[keep]),

@@ -176,13 +176,17 @@ class SpanBatch:
         for f in schema:
             if f.name in ("started_at", "ended_at"):
                 ns = pa.array(c["start_ns" if f.name == "started_at" else "end_ns"], pa.int64())
-                ns = pc.if_else(pc.equal(ns, 0), pa.scalar(None, pa.int64()), ns)
-                out[f.name] = pc.divide(ns, 1000).cast(f.type)
+                out[f.name] = micros(ns).cast(f.type)
             elif f.name == "source_file":
                 out[f.name] = pa.nulls(n, f.type)
             else:
                 out[f.name] = pa.array(c[f.name], f.type)
         return pa.table(out, schema=schema)
+
+
+def micros(ns: pa.Array) -> pa.Array:
+    """Span times: int64 nanoseconds since the epoch to microseconds; 0 (not set) to null."""
+    return pc.divide(pc.if_else(pc.equal(ns, 0), pa.scalar(None, pa.int64()), ns), 1000)
 
 
 def _pick(d: dict, camel: str, snake: str) -> Any:
