@@ -23,8 +23,10 @@ from trace_audit.ingest.readers.base import Decoded, PythonReader, RecordContext
 from trace_audit.ingest.readers.registry import READERS
 
 SCAN_BATCH_ROWS = 16 * 1024
-_EMPTY_FRAME = RECORDS_SCHEMA.empty_table()
-_EMPTY_KIND = RECORDS_SCHEMA.append(pa.field("_extra", pa.bool_())).empty_table()
+SCAN_BATCH_BYTES = 2 * 1024 * 1024
+# from_batches, not Schema.empty_table(): that one imports pandas (~0.2 s on every command).
+_EMPTY_FRAME = pa.Table.from_batches([], schema=RECORDS_SCHEMA)
+_EMPTY_KIND = pa.Table.from_batches([], schema=RECORDS_SCHEMA.append(pa.field("_extra", pa.bool_())))
 
 _JSON_TYPE_NAMES = {
     "ARRAY": "an array", "VARCHAR": "a string", "NULL": "null", "BOOLEAN": "true/false",
@@ -134,7 +136,7 @@ class Decoder:
                 mine = mine.filter(pc.equal(kinds, tagged))
             if isinstance(reader, SqlReader):
                 with _registered(con, "kind_in", _chunked(mine), _EMPTY_KIND):
-                    out.merge(reader.decode(con, tagged, source_file))
+                    out.merge(reader.decode(con, tagged, source_file, mine))
             elif isinstance(reader, PythonReader):
                 records = list(zip(mine.column("line").to_pylist(), mine.column("raw").to_pylist()))
                 out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line, self.tz)))
@@ -164,8 +166,16 @@ def _tags_sql(view: str) -> str:
 
 
 def _chunked(table: pa.Table) -> pa.Table:
-    # Several record batches, so DuckDB scans the frame on all its threads.
-    return pa.Table.from_batches(table.to_batches(max_chunksize=SCAN_BATCH_ROWS), schema=table.schema)
+    # Several record batches, so DuckDB scans the frame on all its threads: a batch is
+    # the unit a thread takes. A 32 MB frame of OTLP requests (hundreds of KB a line)
+    # is under a hundred rows, so it is cut by size too; frames of small records keep
+    # their 16k-row batches (smaller ones made the 1M-step ingest slower).
+    rows = SCAN_BATCH_ROWS
+    if table.num_rows < SCAN_BATCH_ROWS * 4:
+        size = table.column("raw").nbytes
+        if size > SCAN_BATCH_BYTES:
+            rows = max(1, min(rows, table.num_rows * SCAN_BATCH_BYTES // size))
+    return pa.Table.from_batches(table.to_batches(max_chunksize=rows), schema=table.schema)
 
 
 @contextmanager

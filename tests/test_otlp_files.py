@@ -108,6 +108,36 @@ def test_every_encoding_gives_the_same_rows(kind, request_, expected, tmp_path):
     assert snapshot(str(tmp_path / "w.duckdb")) == expected
 
 
+def test_big_requests_among_other_records_keep_their_lines(tmp_path):
+    # Requests of ~2 MB: the decoder cuts such a frame into batches by size (so that
+    # DuckDB reads it on every thread); each record must still get its own kind and line.
+    from test_ingest_support import task
+    from trace_audit.ingest.decoder import SCAN_BATCH_BYTES, _chunked
+
+    def padded(turn) -> str:
+        doc = to_otlp_json(request_of(finished_spans([turn])))
+        doc["resourceSpans"][0]["resource"]["attributes"].append(
+            {"key": "padding", "value": {"stringValue": "x" * SCAN_BATCH_BYTES}})
+        return json.dumps({"resourceSpans": doc["resourceSpans"]})
+
+    turns = sample_turns()
+    lines = [padded(turns[0]), json.dumps(task(1)), "not json at all", padded(turns[1]), padded(turns[2])]
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    db_path = str(tmp_path / "w.duckdb")
+    files = load(db_path, path)
+    assert files[0].errors == 1
+    assert q(db_path, "SELECT line FROM ingest_errors") == [(3,)]
+    assert q(db_path, "SELECT source, source_line FROM tasks ORDER BY source_line") == [
+        ("otlp", 1), ("seed004", 2), ("otlp", 4), ("otlp", 5)]
+    assert q(db_path, "SELECT DISTINCT source_line FROM otel_spans ORDER BY 1") == [(1,), (4,), (5,)]
+
+    import pyarrow as pa
+    frame = pa.table({"line": pa.array(range(1, 6), pa.int64()), "raw": pa.array(lines, pa.large_string())})
+    chunked = _chunked(frame)
+    assert len(chunked.to_batches()) >= 3 and chunked.equals(frame)
+
+
 def test_the_canonical_spec_example_parses(tmp_path):
     files = load(str(tmp_path / "w.duckdb"), REAL / "trace.json")
     assert files[0].errors == 0

@@ -135,10 +135,11 @@ def by_duckdb(lines: list[str]) -> tuple[list[dict], list[tuple[int, str, str]]]
     try:
         con.execute("SET TimeZone = 'Asia/Shanghai'")  # as with --tz: times must still be read as UTC epochs
         con.execute("SET preserve_insertion_order = true")
-        con.register("kind_in", pa.table({"line": pa.array(range(1, len(lines) + 1), pa.int64()),
-                                          "raw": pa.array(lines, pa.string()),
-                                          "_extra": pa.array([False] * len(lines))}))
-        rows, errors = decode_requests(con)
+        records = pa.table({"line": pa.array(range(1, len(lines) + 1), pa.int64()),
+                            "raw": pa.array(lines, pa.string()),
+                            "_extra": pa.array([False] * len(lines))})
+        con.register("kind_in", records)
+        rows, errors = decode_requests(con, records)
     finally:
         con.close()
     return _rows(rows), errors

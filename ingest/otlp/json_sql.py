@@ -497,11 +497,11 @@ def _view(con, name: str) -> str:
     return name
 
 
-def decode_requests(con) -> tuple[pa.Table, list[tuple[int, str, str]]]:
-    """The spans of the requests in relation `kind_in(line, raw, ...)`: (otel_spans rows, errors)."""
+def decode_requests(con, requests: pa.Table) -> tuple[pa.Table, list[tuple[int, str, str]]]:
+    """The spans of `requests` (line, raw, ...), also registered as `kind_in`: (otel_spans rows, errors)."""
     errors: list[tuple[int, str, str]] = []
     schema = arrow_schema("otel_spans")
-    requests = con.sql("SELECT line, raw FROM kind_in").to_arrow_table()
+    requests = requests.select(["line", "raw"])
     rows = _spans_of(con, "otlp_lean_spans", requests)
     # Requests with another spelling of a container, and requests that gave no row (a
     # container of theirs may have another spelling), are read again with every spelling.

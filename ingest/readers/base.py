@@ -59,9 +59,12 @@ class Reader:
 
 
 class SqlReader(Reader):
-    """Subclasses implement `decode_sql(con, kind, source_file) -> Decoded` using the decoder connection."""
+    """Subclasses implement `decode(con, kind, source_file, records) -> Decoded` using the decoder
+    connection, where the records of the kind are registered as `kind_in` (line, raw, _extra).
+    `records` is that same Arrow table, for a reader that wants the records themselves
+    (reading `kind_in` back out of DuckDB would copy every record)."""
 
-    def decode(self, con, kind: str, source_file: str) -> Decoded:  # pragma: no cover - interface
+    def decode(self, con, kind: str, source_file: str, records: pa.Table) -> Decoded:  # pragma: no cover - interface
         raise NotImplementedError
 
 

@@ -35,7 +35,7 @@ class FieldReader(SqlReader):
     def has_unknown_keys_sql(self, kind: str, keys_expr: str = "k") -> str:
         return has_unknown_keys_sql(self.mappings[kind].fields, keys_expr)
 
-    def decode(self, con, tagged_kind: str, source_file: str) -> Decoded:
+    def decode(self, con, tagged_kind: str, source_file: str, records: pa.Table) -> Decoded:
         kind = tagged_kind.split(":", 1)[1]
         mapping = self.mappings[kind]
         schema = arrow_schema(mapping.table)

@@ -10,6 +10,8 @@ Binary protobuf files come in through `trace_audit.ingest.otlp.proto.sniff`.
 
 from __future__ import annotations
 
+import pyarrow as pa
+
 from trace_audit.ingest.otlp.json_sql import decode_requests
 from trace_audit.ingest.readers.base import Decoded, SqlReader
 
@@ -20,9 +22,9 @@ class OtlpReader(SqlReader):
         ("trace_request", "list_contains(k, 'resourceSpans') OR list_contains(k, 'resource_spans')"),
     ]
 
-    def decode(self, con, kind: str, source_file: str) -> Decoded:
+    def decode(self, con, kind: str, source_file: str, records: pa.Table) -> Decoded:
         out = Decoded()
-        rows, errors = decode_requests(con)
+        rows, errors = decode_requests(con, records)
         out.errors.extend(errors)
         out.add("otel_spans", rows)
         return out
