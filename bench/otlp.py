@@ -11,7 +11,11 @@ Builds synthetic agent turns (invoke_agent + chat + 3 execute_tool + chat =
   reader/pb    the reader alone: framing + decoding the length-prefixed protobuf file
                to Arrow rows (what the loader's decode threads do; nothing stored)
   file/pb      `ingest` of that file, end to end (decode + redact + store + derive + commit)
-  reader/json, file/json   the same for the same spans as OTLP/JSON lines
+  spans/pb     `ingest` with the derivation of tasks, steps and messages switched off
+  floor/pb     spans/pb plus DuckDB alone deriving rows the cheapest way (each span's
+               attributes parsed once, a row written per step, task and message, no
+               rules), committed: a lower bound for file/pb on this machine
+  reader/json, file/json, spans/json, floor/json   the same for the same spans as OTLP/JSON lines
   receiver     POSTs of the pre-encoded requests from --clients threads to
                `serve-otlp` (in-process), acknowledged = spooled + fsynced;
                then loaded = until every span is in the warehouse
@@ -162,6 +166,68 @@ def bench_file(kind: str, path: Path, workdir: Path) -> tuple[float, float, int]
     return elapsed, cpu, f.counts.get("otel_spans", 0)
 
 
+def bench_spans_only(kind: str, path: Path, workdir: Path) -> tuple[float, float, int, Path]:
+    """`ingest` with the OTLP derivation switched off: spans decoded, redacted, stored and
+    committed; no tasks, steps or messages. Returns the database too (for bench_floor)."""
+    from trace_audit.ingest import loader
+
+    db_path = workdir / f"spans-only-{kind}.duckdb"
+    hooks = loader.AFTER_FILE
+    loader.AFTER_FILE = []
+    try:
+        started, cpu = time.perf_counter(), time.process_time()
+        summary = loader.ingest([str(path)], str(db_path), progress=False)
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    finally:
+        loader.AFTER_FILE = hooks
+    f = summary.files[0]
+    assert f.status == "loaded" and f.errors == 0, f.message
+    return elapsed, cpu, f.counts.get("otel_spans", 0), db_path
+
+
+def _minimal_derivation() -> list[str]:
+    from trace_audit.ingest.otlp.rebuild_sql import _STRUCTURE
+
+    # What no derivation can skip: each span's attributes parsed once (the structure the
+    # rebuild reads), and the derived rows written. No turn walk, no seq rule, no
+    # failure, verified or reply rules: a root span is a task, any other span a step.
+    return [
+        f"""CREATE TEMP TABLE floor_sp AS SELECT trace_id, span_id, parent_span_id, started_at, ended_at,
+              json_transform(attributes, {_STRUCTURE}) AS a FROM otel_spans""",
+        """INSERT INTO steps BY NAME SELECT trace_id AS task_id,
+              row_number() OVER (PARTITION BY trace_id ORDER BY started_at, span_id) AS seq, span_id AS step_id,
+              CAST(a."gen_ai.tool.name" AS VARCHAR) AS tool, CAST(a."gen_ai.operation.name" AS VARCHAR) AS kind,
+              a."gen_ai.tool.call.arguments" AS args, a."gen_ai.tool.call.result" AS result, 'success' AS status,
+              started_at, ended_at, trace_id, span_id, parent_span_id
+           FROM floor_sp WHERE parent_span_id IS NOT NULL""",
+        """INSERT INTO tasks BY NAME SELECT trace_id AS task_id, 'otlp' AS source, 'success' AS status,
+              started_at, ended_at AS finished_at, CAST(a."gen_ai.input.messages" AS VARCHAR) AS goal,
+              CAST(a."gen_ai.output.messages" AS VARCHAR) AS final_answer
+           FROM floor_sp WHERE parent_span_id IS NULL""",
+        """INSERT INTO messages BY NAME SELECT trace_id || ':' || r AS message_id, r AS role,
+              CAST(a."gen_ai.input.messages" AS VARCHAR) AS content, started_at AS created_at, trace_id AS task_id,
+              'otlp' AS source
+           FROM floor_sp, (VALUES ('user'), ('assistant')) v(r) WHERE parent_span_id IS NULL""",
+    ]
+
+
+def bench_floor(db_path: Path) -> tuple[float, float]:
+    """DuckDB alone deriving rows from the stored spans the cheapest way (see _minimal_derivation),
+    in one transaction, committed."""
+    import duckdb
+
+    con = duckdb.connect(str(db_path))
+    try:
+        started, cpu = time.perf_counter(), time.process_time()
+        con.execute("BEGIN")
+        for statement in _minimal_derivation():
+            con.execute(statement)
+        con.execute("COMMIT")
+        return time.perf_counter() - started, time.process_time() - cpu
+    finally:
+        con.close()
+
+
 def bench_receiver(requests, workdir: Path, clients: int) -> tuple[float, float, float, float, int]:
     from trace_audit.ingest.otlp.receiver import Receiver, ReceiverConfig
     from trace_audit.queries import db
@@ -225,16 +291,23 @@ def main() -> int:
                 rows.append((f"reader/{kind} (decode only)", n, secs, cpu))
                 secs, cpu, n = bench_file(kind, path, workdir)
                 rows.append((f"file/{kind} (ingest, end to end)", n, secs, cpu))
+                secs, cpu, n, db_path = bench_spans_only(kind, path, workdir)
+                rows.append((f"spans/{kind} (ingest, nothing derived)", n, secs, cpu))
+                floor_secs, floor_cpu = bench_floor(db_path)
+                rows.append((f"floor/{kind} (spans + minimal derivation)", n, secs + floor_secs, cpu + floor_cpu))
         if args.only in (None, "receiver"):
             acked, acked_cpu, loaded, loaded_cpu, n = bench_receiver(requests, workdir, args.clients)
             rows.append((f"receiver acknowledged ({args.clients} clients)", n, acked, acked_cpu))
             rows.append(("receiver loaded (end to end)", n, loaded, loaded_cpu))
     print(f"\nOTLP throughput, {total} spans in requests of {args.batch}, {os.cpu_count()} cores")
-    print(f"{'path':<40} {'spans':>9} {'seconds':>9} {'spans/s':>10} {'cpu s':>8} {'spans/cpu-s':>12}")
+    print(f"{'path':<44} {'spans':>9} {'seconds':>9} {'spans/s':>10} {'cpu s':>8} {'spans/cpu-s':>12}")
     for name, n, secs, cpu in rows:
-        print(f"{name:<40} {n:>9} {secs:>9.2f} {n / secs:>10,.0f} {cpu:>8.2f} {n / cpu:>12,.0f}")
+        print(f"{name:<44} {n:>9} {secs:>9.2f} {n / secs:>10,.0f} {cpu:>8.2f} {n / cpu:>12,.0f}")
     print("cpu s: CPU time of this process, all threads (DuckDB's included); on a busy machine\n"
           "spans per CPU-second is steadier than spans/s, which waits for the other processes.")
+    print("spans/...: ingest with the derivation of tasks, steps and messages switched off.\n"
+          "floor/...: that, plus DuckDB alone deriving rows the cheapest way: each span's attributes parsed\n"
+          "once and one row written per step, task and message, with no rules (a lower bound of end to end).")
     print("targets: receiver >= 20,000 spans/s; files >= 100,000 spans/s")
     return 0
 
