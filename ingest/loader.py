@@ -229,9 +229,12 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
             # written in file order all the same. closing(): on an error the
             # stages stop, and are waited for, before the file is closed and
             # the decoder serves the next file.
-            decoding = _decoded_frames(hashing, decoder, source.shown, max_record_bytes, redactor, result.redaction)
+            decoding = _decoded_frames(hashing, decoder, source.shown, max_record_bytes)
             with closing(ahead(decoding, name="trace-audit decoding")) as decoded_stream:
                 for bytes_read, decoded in decoded_stream:
+                    # Redacted here, before anything is written, while the decoding thread
+                    # works on the next frame (in that thread it added to the slowest stage).
+                    decoded = redact_decoded(decoded, redactor, result.redaction)
                     formats.update(decoded.readers)
                     for table, rows in decoded.tables.items():
                         if stage:
@@ -303,13 +306,11 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
     return result
 
 
-def _decoded_frames(stream, decoder: Decoder, shown: str, max_record_bytes: int, redactor: Redactor | None,
-                    report: RedactionReport):
-    """(bytes read so far, decoded and redacted rows) per frame of `stream`; framing runs a frame ahead."""
+def _decoded_frames(stream, decoder: Decoder, shown: str, max_record_bytes: int):
+    """(bytes read so far, decoded rows) per frame of `stream`; framing runs a frame ahead."""
     with closing(ahead(frames(stream, max_record_bytes, BINARY_SNIFFERS), name="trace-audit framing")) as framed:
         for frame in framed:
-            decoded = decoder.decode(frame, shown)
-            yield frame.bytes_read, redact_decoded(decoded, redactor, report)
+            yield frame.bytes_read, decoder.decode(frame, shown)
 
 
 class _Stage:

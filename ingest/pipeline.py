@@ -1,10 +1,11 @@
 """Let the stages of one file's load run side by side.
 
 A file goes through three stages: framing (read, hash, cut into numbered
-records), decoding (classify and convert in the decoder's DuckDB, redact)
-and writing (the loader's transaction). Run one after the other, two cores
-sit half idle: each stage is mostly C code that releases the GIL (file reads,
-hashlib, numpy, DuckDB, Arrow kernels), so they can overlap. `ahead` runs a
+records; a binary reader decodes here too), decoding (classify and convert
+in the decoder's DuckDB) and writing (redact, then the loader's
+transaction). Run one after the other, two cores sit half idle: each
+stage is mostly C code that releases the GIL (file reads, hashlib, numpy,
+DuckDB, Arrow kernels), so they can overlap. `ahead` runs a
 stage in its own thread, a few items ahead of the stage that consumes it.
 
 Order is kept, and an error in a stage is raised in the consumer, as if the

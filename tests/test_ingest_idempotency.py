@@ -107,11 +107,11 @@ def test_a_failure_mid_file_leaves_the_database_as_before_that_file(tmp_path, db
     real_decode = FieldReader.decode
     calls = {"n": 0}
 
-    def failing_decode(self, con, kind, source_file):
+    def failing_decode(self, con, kind, source_file, records):
         calls["n"] += 1
         if calls["n"] == 3:
             raise fault("injected fault on the third frame")
-        return real_decode(self, con, kind, source_file)
+        return real_decode(self, con, kind, source_file, records)
 
     monkeypatch.setattr(FieldReader, "decode", failing_decode)
     doomed = write_jsonl(tmp_path / "b-doomed.jsonl",
