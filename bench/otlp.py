@@ -9,7 +9,8 @@ Builds synthetic agent turns (invoke_agent + chat + 3 execute_tool + chat =
 --batch spans, then measures:
 
   reader/pb    the reader alone: framing + decoding the length-prefixed protobuf file
-               to Arrow rows (what the loader's decode threads do; nothing stored)
+               to Arrow rows, in the loader's two threads (framing a frame ahead of
+               decoding); nothing redacted or stored
   file/pb      `ingest` of that file, end to end (decode + redact + store + derive + commit)
   spans/pb     `ingest` with the derivation of tasks, steps and messages switched off
   floor/pb     spans/pb plus DuckDB alone deriving rows the cheapest way (each span's
@@ -133,18 +134,22 @@ def write_file(kind: str, requests, workdir: Path) -> Path:
 
 
 def bench_reader(path: Path) -> tuple[float, float, int]:
-    """The reader alone: framing and decoding to Arrow rows, as the loader's decode threads run them
-    (no redaction, nothing written)."""
+    """The reader alone: framing and decoding to Arrow rows, arranged as the loader runs them
+    (framing a frame ahead in its own thread, see loader._decoded_frames); no redaction,
+    nothing written."""
+    from contextlib import closing
+
     from trace_audit.ingest.decoder import Decoder
     from trace_audit.ingest.framing import frames
+    from trace_audit.ingest.pipeline import ahead
     from trace_audit.ingest.readers.registry import BINARY_SNIFFERS
 
     decoder = Decoder()
     n = 0
     started, cpu = time.perf_counter(), time.process_time()
     try:
-        with open(path, "rb") as fh:
-            for frame in frames(fh, sniffers=BINARY_SNIFFERS):
+        with open(path, "rb") as fh, closing(ahead(frames(fh, sniffers=BINARY_SNIFFERS))) as framed:
+            for frame in framed:
                 decoded = decoder.decode(frame, str(path))
                 assert not decoded.errors, decoded.errors[:3]
                 if "otel_spans" in decoded.tables:
