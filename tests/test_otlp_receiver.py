@@ -117,6 +117,17 @@ def test_partial_success_counts_rejected_spans(receiver):
     assert rows(receiver.config.db_path, "SELECT count(*) FROM otel_spans") == [(4 - 1 + 1,)]  # a turn is 4 spans
 
 
+@pytest.mark.parametrize("ctype,body", [("application/json", b"{}"), ("application/json", b'{"resourceSpans": []}'),
+                                        ("application/x-protobuf", b"")])
+def test_an_empty_request_is_acknowledged_and_spools_nothing(receiver, ctype, body):
+    # An empty ExportTraceServiceRequest is valid in both encodings (an absent repeated field is empty).
+    status, answer_type, answer = post(f"{receiver.url}/v1/traces", body, ctype)
+    assert (status, answer_type) == (200, ctype)
+    assert (json.loads(answer) if ctype == "application/json" else ExportTraceServiceResponse.FromString(answer)) \
+        == ({} if ctype == "application/json" else ExportTraceServiceResponse())
+    assert list(Path(receiver.config.spool_dir).glob("*.otlp.*")) == []
+
+
 @pytest.mark.parametrize("ctype,body,headers,code", [
     ("application/x-protobuf", b"\xff\xff\xff garbage", {}, 400),
     ("application/json", b"{not json", {}, 400),

@@ -271,6 +271,8 @@ def drop_bad_spans(obj: dict) -> tuple[int, int, list[str]]:
     `partial_success` before it persists the rest.
     """
     resource_spans = _pick(obj, "resourceSpans", "resource_spans")
+    if resource_spans is None:  # absent or null: an empty request, as an empty protobuf body is
+        return 0, 0, []
     if not isinstance(resource_spans, list):
         raise BadSpan("resourceSpans must be a JSON array")
     accepted = rejected = 0
