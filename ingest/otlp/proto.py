@@ -30,6 +30,7 @@ DECODE_SPANS = 2 * FRAME_SPANS  # spans per batch of requests decoded together (
 DECODE_BYTES_FIRST = 16 * 1024 * 1024  # the first batch, before the size of a span is known
 DECODE_BYTES_MIN, DECODE_BYTES_MAX = 1024 * 1024, 32 * 1024 * 1024
 PAD = 16  # zero bytes after the last request of a batch: proto_wire reads a few bytes past a field
+INT64_MAX = (1 << 63) - 1
 
 
 def any_value(v) -> Any:
@@ -57,7 +58,7 @@ def attributes(kvs) -> dict[str, Any]:
     for kv in kvs:
         v = kv.value
         which = v.WhichOneof("value")
-        # The common kinds inline: this loop runs once per attribute of every span.
+        # The common kinds inline: the reference walk runs this once per attribute.
         if which == "string_value":
             out[kv.key] = v.string_value
         elif which == "int_value":
@@ -77,6 +78,9 @@ def span_problem(span) -> str | None:
         return f"span_id is {len(span.span_id)} bytes, expected 8 non-zero bytes"
     if span.parent_span_id and len(span.parent_span_id) != 8:
         return f"parent_span_id is {len(span.parent_span_id)} bytes, expected 8"
+    for name, ns in (("start_time_unix_nano", span.start_time_unix_nano), ("end_time_unix_nano", span.end_time_unix_nano)):
+        if ns > INT64_MAX:  # a uint64 on the wire; no timestamp reaches it (the year 2262)
+            return f"{name} {ns} is past the largest time there is (2^63 - 1 ns, in the year 2262)"
     return None
 
 
@@ -84,9 +88,9 @@ def add_request(request: ExportTraceServiceRequest, line: int, batch: SpanBatch,
                 errors: list[tuple[int, str, str]]) -> tuple[int, int]:
     """Add the spans of one decoded request; returns (accepted, rejected).
 
-    The hot loop of protobuf ingest: every field access on a message object
-    costs a call into the protobuf runtime, so each is read once, columns are
-    appended through bound methods, and the common attribute kinds are inlined.
+    The reference walk over upb message objects: `proto_wire` decodes requests in
+    bulk and sends here the few it does not reproduce exactly; its tests require
+    the same rows and errors from both.
     """
     c = batch.cols
     add_trace, add_span, add_parent = c["trace_id"].append, c["span_id"].append, c["parent_span_id"].append
@@ -103,12 +107,12 @@ def add_request(request: ExportTraceServiceRequest, line: int, batch: SpanBatch,
             scope_name = scope.name or None
             scope_version = scope.version or None
             for span in ss.spans:
-                trace_id, span_id, parent = span.trace_id, span.span_id, span.parent_span_id
-                if len(trace_id) != 16 or len(span_id) != 8 or (parent and len(parent) != 8) \
-                        or not any(trace_id) or not any(span_id):
+                problem = span_problem(span)
+                if problem:
                     rejected += 1
-                    errors.append((line, f"<protobuf span {span.name[:200]!r}>", f"span rejected: {span_problem(span)}"))
+                    errors.append((line, f"<protobuf span {span.name[:200]!r}>", f"span rejected: {problem}"))
                     continue
+                trace_id, span_id, parent = span.trace_id, span.span_id, span.parent_span_id
                 accepted += 1
                 status = span.status
                 add_trace(trace_id.hex())
@@ -211,8 +215,10 @@ def _length_prefixed_batches(stream: BinaryIO, head: bytes, budget: _Budget) -> 
     buf = bytearray()
     while True:
         size = max(budget.bytes, need, len(carry))
-        if len(buf) < size + PAD:
-            buf = bytearray(size + PAD)  # its last PAD bytes are never written
+        if len(buf) < size + PAD or len(buf) > 2 * (size + PAD):
+            # Its last PAD bytes are never written. Made anew when much too big too: a
+            # buffer grown for one large request would otherwise set every later batch's size.
+            buf = bytearray(size + PAD)
         else:
             # The previous batch is decoded by now, into rows that hold no view of this buffer
             # (tests/test_otlp_proto_wire.py reads all frames of a stream at the end).

@@ -25,8 +25,9 @@ and invalid wire types, a known field with an unexpected wire type, a singular
 field or oneof member given twice (protobuf merges those), fields upb knows
 that this reader does not handle (KeyValue.key_strindex, Resource.entity_refs,
 ...), invalid UTF-8 (upb's DecodeError then quarantines the request with its
-own message), timestamps past int64, very deep nested values, and requests over
-MAX_FAST_BYTES (bounded memory). Unknown fields with valid wire types are
+own message), very deep nested values, and requests over MAX_FAST_BYTES
+(bounded memory). A span whose times are past int64 is rejected with the
+reference's reason (`proto.span_problem`). Unknown fields with valid wire types are
 skipped, as upb does. The rare value shapes (array and kvlist AnyValues, bytes,
 doubles) are converted one by one with the reference functions.
 """
@@ -981,16 +982,13 @@ def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
     tid_raw, sid_raw = _bytes_at(w, tid_s, 16), _bytes_at(w, sid_s, 8)
     tid_zero = ~tid_raw.any(axis=1)
     sid_zero = ~sid_raw.any(axis=1)
-    problem = (tid_n != 16) | tid_zero | (sid_n != 8) | sid_zero | ((pid_n != 0) & (pid_n != 8))
+    start_ns, end_ns = cols.bits(7), cols.bits(8)
+    past_int64 = (start_ns > np.uint64(proto.INT64_MAX)) | (end_ns > np.uint64(proto.INT64_MAX))
+    problem = (tid_n != 16) | tid_zero | (sid_n != 8) | sid_zero | ((pid_n != 0) & (pid_n != 8)) | past_int64
 
     def enum_index(v: np.ndarray, size: int) -> pa.Array:
         v32 = (v & np.uint64(0xFFFFFFFF)).astype(np.int64)  # upb keeps an enum as int32
         return pa.array(np.where(v32 < size, v32, 0))
-
-    start_ns, end_ns = cols.bits(7), cols.bits(8)
-    too_big = (start_ns >= np.uint64(1 << 63)) | (end_ns >= np.uint64(1 << 63))
-    if too_big.any():  # the reference raises on these: let it
-        w.fail(sp.req[too_big])
 
     st = Level(*cols.range(15), np.arange(n), sp.req)  # an absent status reads as an empty one
     stf = _fields(w, st, STATUS)
@@ -1016,10 +1014,11 @@ def _span_rows(w: Wire, sp: Level, cols: Columns, lines: np.ndarray):
         texts = names.take(pa.array(rejected)).to_pylist()
         raw = w.raw
         for i, name in zip(rejected.tolist(), texts):
-            ids = Span(trace_id=bytes(raw[tid_s[i]:tid_e[i]]), span_id=bytes(raw[sid_s[i]:sid_e[i]]),
-                       parent_span_id=bytes(raw[pid_s[i]:pid_e[i]]))
+            what = Span(trace_id=bytes(raw[tid_s[i]:tid_e[i]]), span_id=bytes(raw[sid_s[i]:sid_e[i]]),
+                        parent_span_id=bytes(raw[pid_s[i]:pid_e[i]]),
+                        start_time_unix_nano=int(start_ns[i]), end_time_unix_nano=int(end_ns[i]))
             errors.append((int(sp.req[i]), f"<protobuf span {name[:200]!r}>",
-                           f"span rejected: {proto.span_problem(ids)}"))
+                           f"span rejected: {proto.span_problem(what)}"))
     k = pa.array(keep)
     has_parent = pid_n[keep] > 0
     ns = {}
