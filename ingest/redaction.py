@@ -132,6 +132,16 @@ class PatternRule(BaseModel):
             _check_read_alike(v)
         return v
 
+    @model_validator(mode="after")
+    def _pattern_as_prefilter(self) -> "PatternRule":
+        # Without a prefilter the pattern is the prefilter (compile_rules), so RE2 and the
+        # Python gates must both read it too.
+        if self.prefilter is None:
+            what = "pattern (the prefilter, as none is given)"
+            _check_re2(self.pattern, what)
+            _check_read_alike(self.pattern, what)
+        return self
+
 
 class RedactionConfig(BaseModel):
     """The `[redaction]` section of trace-audit.toml."""
@@ -336,12 +346,12 @@ def _name_regex(name: str) -> str:
     return "".join(r"[_.\- ]?" if ch == "_" else re.escape(ch) for ch in name)
 
 
-def _check_re2(pattern: str) -> None:
+def _check_re2(pattern: str, what: str = "prefilter") -> None:
     try:
         pc.match_substring_regex(pa.array([""], pa.string()), pattern)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
         raise ValueError(
-            f"prefilter {pattern!r} is not valid RE2 (no look-around or back-references): {exc}"
+            f"{what} {pattern!r} is not valid RE2 (no look-around or back-references): {exc}"
         ) from exc
 
 
@@ -353,7 +363,7 @@ def _read_as_python(pattern: str):
         return _sre_parse.parse(pattern, re.ASCII)
 
 
-def _check_read_alike(pattern: str) -> None:
+def _check_read_alike(pattern: str, what: str = "prefilter") -> None:
     """A configured prefilter runs in RE2 (Arrow) over columns and in Python's `re`
     over single texts (the gates), so both must read it alike: syntax only RE2
     knows (`[[:space:]]`, `\\pN`, `\\z`) would silently miss in the Python gates, and
@@ -366,7 +376,7 @@ def _check_read_alike(pattern: str) -> None:
         problem = str(exc)
     if problem:
         raise ValueError(
-            f"prefilter {pattern!r} uses syntax that Python's re reads differently from RE2 ({problem}); "
+            f"{what} {pattern!r} uses syntax that Python's re reads differently from RE2 ({problem}); "
             "write it in syntax both read alike, e.g. \\s for [[:space:]], \\d for [[:digit:]] or \\pN, "
             "{0,n} for {,n}"
         )
@@ -395,8 +405,9 @@ class _NotTolerable(ValueError):
 # A backslash in a value is itself escaped (`\\`, doubled again at every nesting level).
 _JSON_ESCAPES = ((" \t\n\r\b\f", r"\\+[nrtbf]"), ("/", r"\\+/"), ('"', r'\\+"'), ("\\", r"\\+"))
 # RE2 syntax Python reads differently or not at all (\pN, \z, \x{..}, [[:digit:]],
-# `{,n}` which RE2 takes literally, the U flag): not rewritten.
-_RE2_ONLY = re.compile(r"\\[pPQCz]|\\x\{|\{,|\(\?[a-zA-Z-]*U|\[:\^?[a-z]+:\]")
+# `{,n}` which RE2 takes literally, the U flag): not rewritten. Not after an escaped
+# backslash (`C:\\pagefile` is a backslash and "pagefile" in both).
+_RE2_ONLY = re.compile(r"(?<!\\)(?:\\\\)*(?:\\[pPQCz]|\\x\{|\{,|\(\?[a-zA-Z-]*U|\[:\^?[a-z]+:\])")
 _CATEGORIES = {
     _sre.CATEGORY_DIGIT: r"\d", _sre.CATEGORY_NOT_DIGIT: r"\D",
     _sre.CATEGORY_SPACE: r"\s", _sre.CATEGORY_NOT_SPACE: r"\S",
@@ -526,7 +537,7 @@ def _re2_char(code: int) -> str:
 
 
 def _in_category(category, ch: str) -> bool:
-    # RE2's \s is [\t\n\f\r ]; Python's also has \v. Only ' ', \t \n \r \b \f, '/', '"' are ever asked.
+    # RE2's \s is [\t\n\f\r ]; Python's also has \v. Only the characters of _JSON_ESCAPES are ever asked.
     return re.fullmatch(_CATEGORIES[category], ch, re.ASCII) is not None
 
 

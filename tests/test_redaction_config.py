@@ -59,6 +59,12 @@ def test_defaults_are_on():
      "Python's re reads differently from RE2 (Possible nested set"),
     ({"extra_patterns": [{"name": "x", "pattern": "a", "prefilter": r"\pN{6}"}]},
      "Python's re reads differently from RE2 (bad escape \\p"),
+    # Without a prefilter the pattern is the prefilter: the same checks (it was stored unchecked,
+    # and `EMP-\d{,3}X` then missed EMP-12X in the columns, where RE2 reads {,3} literally).
+    ({"extra_patterns": [{"name": "x", "pattern": r"EMP-\d{,3}X"}]},
+     r"pattern (the prefilter, as none is given) 'EMP-\\d{,3}X' uses syntax that Python's re reads differently"),
+    ({"extra_patterns": [{"name": "x", "pattern": "(?<=a)b"}]},
+     "pattern (the prefilter, as none is given) '(?<=a)b' is not valid RE2"),
     ({"extra_patterns": [{"name": "email", "pattern": "a"}]}, "reuse built-in rule names"),
     ({"extra_patterns": [{"name": "x", "pattern": "a", "flags": "i"}]},
      "unknown key 'extra_patterns.0.flags' (known keys: name, pattern, prefilter, check, normalise)"),
@@ -69,6 +75,14 @@ def test_bad_sections_say_what_to_fix(section, expected):
         load_redaction_config(section, "trace-audit.toml")
     assert expected in str(info.value)
     assert "trace-audit.toml [redaction]" in str(info.value)
+
+
+@pytest.mark.parametrize("prefilter", [r"C:\\pagefile", r"\\\\z", r"a\{,3\}"])
+def test_an_escaped_backslash_or_brace_is_not_taken_for_re2_only_syntax(prefilter):
+    # `\\p` is a backslash then "p", and `\{,` a brace then a comma, in RE2 and in Python alike.
+    config = load_redaction_config({"extra_patterns": [{"name": "x", "pattern": "a", "prefilter": prefilter}]},
+                                   "trace-audit.toml")
+    assert config.extra_patterns[0].prefilter == prefilter
 
 
 def test_key_is_not_shown_in_repr():

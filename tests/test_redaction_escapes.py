@@ -251,6 +251,20 @@ def test_without_a_tolerant_form_the_unescaped_view_is_used():
     assert report.counts == {"bearer": 1, "secret_assignment": 1}
 
 
+def test_a_config_whose_tolerant_prefilter_grows_past_re2_still_redacts():
+    # A wide repeat (`[^x]{0,200}`) is fine in RE2 alone, but the escape-tolerant form of all
+    # prefilters together is over RE2's size limit: this real config takes the unescaped view.
+    config = load_redaction_config(
+        {"extra_patterns": [{"name": "emp", "pattern": r"EMP-\d{6}", "prefilter": r"EMP-[^x]{0,200}"}]})
+    redactor = Redactor(config, KEY)
+    assert redactor.rules.json_raw_prefilter is None
+    docs = [json.dumps({"a": json.dumps({"n": "id\tEMP-123456"})}), json.dumps({"n": "none"})]
+    out, report = redactor.redact_tables({"steps": pa.table({"task_id": ["t", "t"], "seq": [1, 2], "args": docs})})
+    got = out["steps"].column("args").to_pylist()
+    assert "123456" not in got[0] and "«emp:" in got[0] and got[1] == docs[1]
+    assert report.counts == {"emp": 1}
+
+
 def test_a_configured_prefilter_that_re2_reads_literally_is_refused():
     # `{,n}` is a repeat to Python's re but literal text to RE2: over the columns such a rule
     # would miss `EMP-12x` and store it in clear, so the config is refused (it used to load,
