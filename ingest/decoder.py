@@ -12,18 +12,18 @@ except for the few records that are rejected or carry unknown keys.
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from trace_audit.ingest.framing import RAW_KEEP_CHARS, RECORDS_SCHEMA, Frame
-from trace_audit.ingest.readers.base import Decoded, PythonReader, RecordContext, SqlReader
+from trace_audit.ingest.readers.base import Decoded, PythonReader, RecordContext, SqlReader, registered
 from trace_audit.ingest.readers.registry import READERS
 
 SCAN_BATCH_ROWS = 16 * 1024
 SCAN_BATCH_BYTES = 2 * 1024 * 1024
+BIG_RECORD_BYTES = 4096  # records of this size and over, on average, are batched by size
 # from_batches, not Schema.empty_table(): that one imports pandas (~0.2 s on every command).
 _EMPTY_FRAME = pa.Table.from_batches([], schema=RECORDS_SCHEMA)
 _EMPTY_KIND = pa.Table.from_batches([], schema=RECORDS_SCHEMA.append(pa.field("_extra", pa.bool_())))
@@ -113,7 +113,7 @@ class Decoder:
         # One pass tags every record with its kind (and whether it has keys its
         # mapping does not know); each kind's records then go to their reader
         # without being classified again.
-        with _registered(con, "frame_in", _chunked(batch), _EMPTY_FRAME):
+        with registered(con, "frame_in", _chunked(batch), _EMPTY_FRAME):
             try:
                 tags = con.sql(self._trusting_tags_sql).to_arrow_table()
             # Some record is not JSON: tag the frame with validation. DuckDB's
@@ -135,7 +135,8 @@ class Decoder:
             if len(present) > 1:
                 mine = mine.filter(pc.equal(kinds, tagged))
             if isinstance(reader, SqlReader):
-                with _registered(con, "kind_in", _chunked(mine), _EMPTY_KIND):
+                mine = _chunked(mine)
+                with registered(con, "kind_in", mine, _EMPTY_KIND):
                     out.merge(reader.decode(con, tagged, source_file, mine))
             elif isinstance(reader, PythonReader):
                 records = list(zip(mine.column("line").to_pylist(), mine.column("raw").to_pylist()))
@@ -148,7 +149,7 @@ class Decoder:
         last = frame.batch.column("line")[-1].as_py() if frame.batch is not None and frame.batch.num_rows else None
         last_raw = frame.batch.column("raw")[-1].as_py() if last is not None else ""
         unterminated_line = last if last is not None and not last_raw.endswith("\n") else None
-        with _registered(self.con, "frame_in", rejected, _EMPTY_FRAME):
+        with registered(self.con, "frame_in", rejected, _EMPTY_FRAME):
             rows = self.con.execute("SELECT line, raw, jtype, k FROM classified WHERE kind IS NULL ORDER BY line").fetchall()
         return [(line, raw, _reject_reason(raw, jtype, keys, line == unterminated_line)) for line, raw, jtype, keys in rows]
 
@@ -167,25 +168,14 @@ def _tags_sql(view: str) -> str:
 
 def _chunked(table: pa.Table) -> pa.Table:
     # Several record batches, so DuckDB scans the frame on all its threads: a batch is
-    # the unit a thread takes. A 32 MB frame of OTLP requests (hundreds of KB a line)
-    # is under a hundred rows, so such a frame is cut by size too. Frames of small
-    # records keep their 16k-row batches: cut to 4k rows, the 1M-step ingest was no
-    # faster (slower in the one run made).
+    # the unit a thread takes. Frames of big records (OTLP requests of hundreds of KB: a
+    # 32 MB frame is under a hundred lines) are cut by size; frames of small records
+    # keep 16k-row batches (cut to 4k rows, the 1M-step ingest was no faster).
     rows = SCAN_BATCH_ROWS
-    if table.num_rows < SCAN_BATCH_ROWS * 4:
-        size = table.column("raw").nbytes
-        if size > SCAN_BATCH_BYTES:
-            rows = max(1, min(rows, table.num_rows * SCAN_BATCH_BYTES // size))
+    size = table.column("raw").nbytes if table.num_rows else 0
+    if size > SCAN_BATCH_BYTES and size >= table.num_rows * BIG_RECORD_BYTES:
+        rows = max(1, table.num_rows * SCAN_BATCH_BYTES // size)
     return pa.Table.from_batches(table.to_batches(max_chunksize=rows), schema=table.schema)
-
-
-@contextmanager
-def _registered(con, name: str, table: pa.Table, empty: pa.Table):
-    con.register(name, table)
-    try:
-        yield
-    finally:
-        con.register(name, empty)  # drop the reference to the frame's memory
 
 
 def _cut(raw: str) -> str:

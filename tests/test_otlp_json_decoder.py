@@ -138,7 +138,6 @@ def by_duckdb(lines: list[str]) -> tuple[list[dict], list[tuple[int, str, str]]]
         records = pa.table({"line": pa.array(range(1, len(lines) + 1), pa.int64()),
                             "raw": pa.array(lines, pa.string()),
                             "_extra": pa.array([False] * len(lines))})
-        con.register("kind_in", records)
         rows, errors = decode_requests(con, records)
     finally:
         con.close()
@@ -168,6 +167,26 @@ def test_duckdb_decoder_matches_the_python_walk(seed):
         assert got.startswith("span rejected: ")
         field = next((f for f in ("traceId", "spanId", "parentSpanId") if f in want), None)
         assert field is None or field in got, (got, want)
+
+
+def test_what_sdks_and_the_collector_write_is_read_by_the_lean_query_alone():
+    # camelCase containers (the OTLP/JSON rule) must not be flagged for the full query: the
+    # results would be the same, so only this catches every request being parsed twice.
+    from google.protobuf.json_format import MessageToDict
+
+    from test_otlp_support import finished_spans, request_of, sample_turns
+    from trace_audit.ingest.otlp import json_sql
+
+    lines = [json.dumps(MessageToDict(request_of(finished_spans([turn])))) for turn in sample_turns()]
+    records = pa.table({"line": pa.array(range(1, len(lines) + 1), pa.int64()), "raw": pa.array(lines, pa.string())})
+    con = duckdb.connect(":memory:")
+    try:
+        rows = json_sql._spans_of(con, "otlp_lean_spans", records)
+    finally:
+        con.close()
+    assert rows.num_rows == sum(len(finished_spans([turn])) for turn in sample_turns())
+    assert not any(rows.column("slow_").to_pylist()) and not any(rows.column("odd_").to_pylist())
+    assert all(rows.column("ok_").to_pylist())
 
 
 def test_rejections_say_which_field_and_why():

@@ -1,6 +1,6 @@
 """OTLP/JSON trace requests to `otel_spans` rows, in DuckDB (the decoder's connection).
 
-Each request is parsed once, by `json_transform` into a typed structure; unnest
+Each request is parsed once (on the common path), by `json_transform` into a typed structure; unnest
 then walks resourceSpans -> scopeSpans -> spans, and every column of the row is
 an SQL expression. Nothing of the span passes through Python. The structure
 first read names the lowerCamelCase fields only (what the OTLP/JSON rule and
@@ -34,9 +34,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trace_audit.ingest.otlp.spans import BadSpan, SPAN_KINDS, STATUS_CODES, _cut, any_value, dumps
+from trace_audit.ingest.readers.base import registered
 from trace_audit.ingest.warehouse_types import arrow_schema
 
-REQUESTS_PER_BATCH = 16
 
 # ---- the typed structure a request is parsed into -----------------------------------------
 
@@ -381,7 +381,7 @@ _event_problem = (f"list_filter(list_transform(s.events, lambda {_ev}: CASE "
 # (i, the span's own JSON text, why it is rejected) for the spans in `otlp_rejected_in(i, line, path)`.
 REJECTED = f"""
 WITH sp AS (
-  SELECT w.i, json_extract(k.raw, w.path) AS text FROM otlp_rejected_in w JOIN kind_in k ON k.line = w.line
+  SELECT w.i, json_extract(k.raw, w.path) AS text FROM otlp_rejected_in w JOIN otlp_json_in k ON k.line = w.line
 ), ids AS (
   SELECT i, text, s,
     coalesce(s.traceId, s.trace_id) AS t_v, coalesce(s.spanId, s.span_id) AS s_v,
@@ -498,36 +498,34 @@ def _view(con, name: str) -> str:
 
 
 def decode_requests(con, requests: pa.Table) -> tuple[pa.Table, list[tuple[int, str, str]]]:
-    """The spans of `requests` (line, raw, ...), also registered as `kind_in`: (otel_spans rows, errors)."""
+    """The spans of `requests` (line, raw, ...; its record batches are what DuckDB's threads
+    take): (otel_spans rows, errors)."""
     errors: list[tuple[int, str, str]] = []
     schema = arrow_schema("otel_spans")
     requests = requests.select(["line", "raw"])
     rows = _spans_of(con, "otlp_lean_spans", requests)
     # Requests with another spelling of a container, and requests that gave no row (a
     # container of theirs may have another spelling), are read again with every spelling.
-    lines = requests.column("line")
-    again = pc.or_(pc.is_in(lines, value_set=pc.unique(rows.filter(rows.column("slow_")).column("source_line"))),
-                   pc.invert(pc.is_in(lines, value_set=pc.unique(rows.column("source_line")))))
+    again = _flagged(requests, rows, "slow_")
     if pc.any(again).as_py():
         again_lines = requests.filter(again).column("line")
         rows = pa.concat_tables([
             rows.filter(pc.invert(pc.is_in(rows.column("source_line"), value_set=again_lines))),
             _spans_of(con, "otlp_full_spans", requests.filter(again))])
         # Back in the order of the requests (each request's rows came whole from one query).
-        order = pc.index_in(rows.column("source_line"), value_set=lines)
+        order = pc.index_in(rows.column("source_line"), value_set=requests.column("line"))
         rows = rows.take(pc.sort_indices(pa.table({"o": order}), sort_keys=[("o", "ascending")]))
     bad_lines = _malformed_requests(con, requests, rows)
-    del requests
     if bad_lines:
         bad = pa.array(sorted(bad_lines), pa.int64())
         rows = rows.filter(pc.invert(pc.is_in(rows.column("source_line"), value_set=bad)))
-        raws = dict(con.execute("SELECT line, raw FROM kind_in WHERE list_contains(?, line)",
-                                [sorted(bad_lines)]).fetchall())
+        bad_requests = requests.filter(pc.is_in(requests.column("line"), value_set=bad))
+        raws = dict(zip(bad_requests.column("line").to_pylist(), bad_requests.column("raw").to_pylist()))
         for line, problem in bad_lines.items():
             errors.append((line, raws.get(line, "")[:2000], f"OTLP trace request could not be read: {problem}"))
     ok = rows.column("ok_")
     if not pc.all(ok).as_py():
-        errors.extend(_rejected_spans(con, rows.filter(pc.invert(ok))))
+        errors.extend(_rejected_spans(con, requests, rows.filter(pc.invert(ok))))
         rows = rows.filter(ok)
     rows = rows.select(schema.names)
     for name in ("started_at", "ended_at"):  # int64 microseconds to UTC timestamps, exactly
@@ -536,11 +534,15 @@ def decode_requests(con, requests: pa.Table) -> tuple[pa.Table, list[tuple[int, 
     return rows.cast(schema), errors
 
 
+def _flagged(requests: pa.Table, rows: pa.Table, flag: str) -> pa.Array:
+    """Per request: a row of it has `flag` set, or it gave no row at all (so no row could carry the flag)."""
+    lines = requests.column("line")
+    return pc.or_(pc.is_in(lines, value_set=pc.unique(rows.filter(rows.column(flag)).column("source_line"))),
+                  pc.invert(pc.is_in(lines, value_set=pc.unique(rows.column("source_line")))))
+
+
 def _spans_of(con, view: str, requests: pa.Table) -> pa.Table:
-    # The decoder hands over a frame as one batch when it has few records (a request
-    # per line is big): split it so that DuckDB parses requests on every thread.
-    with _registered(con, "otlp_json_in", pa.Table.from_batches(requests.to_batches(max_chunksize=REQUESTS_PER_BATCH),
-                                                                schema=requests.schema)):
+    with registered(con, "otlp_json_in", requests):
         return con.sql(f"SELECT * FROM {_view(con, view)}").to_arrow_table()
 
 
@@ -550,30 +552,17 @@ def _malformed_requests(con, requests: pa.Table, rows: pa.Table) -> dict[int, st
     Only a request with a container that came out NULL can be one: those SPANS marked
     odd, and those that gave no span row at all (their mark had no row to ride on).
     """
-    lines = requests.column("line")
-    suspect = pc.or_(pc.is_in(lines, value_set=pc.unique(rows.filter(rows.column("odd_")).column("source_line"))),
-                     pc.invert(pc.is_in(lines, value_set=pc.unique(rows.column("source_line")))))
+    suspect = _flagged(requests, rows, "odd_")
     if not pc.any(suspect).as_py():
         return {}
     bad_lines: dict[int, str] = {}
-    with _registered(con, "otlp_json_in", requests.filter(suspect)):
+    with registered(con, "otlp_json_in", requests.filter(suspect)):
         for line, problem in con.execute(PROBLEMS).fetchall():
             bad_lines.setdefault(line, problem)
     return bad_lines
 
 
-class _registered:
-    def __init__(self, con, name: str, table: pa.Table):
-        self.con, self.name, self.table = con, name, table
-
-    def __enter__(self):
-        self.con.register(self.name, self.table)
-
-    def __exit__(self, *exc):
-        self.con.unregister(self.name)
-
-
-def _rejected_spans(con, rejected: pa.Table) -> list[tuple[int, str, str]]:
+def _rejected_spans(con, requests: pa.Table, rejected: pa.Table) -> list[tuple[int, str, str]]:
     """(line, the span's own JSON text, reason) per rejected span, found again in one query."""
     spans = rejected.select(["source_line", "rk_", "ri_", "sk_", "si_", "pi_"]).to_pylist()
     wanted = pa.table({
@@ -581,7 +570,7 @@ def _rejected_spans(con, rejected: pa.Table) -> list[tuple[int, str, str]]:
         "line": pa.array([r["source_line"] for r in spans], pa.int64()),
         "path": pa.array([_span_path(r["rk_"], r["ri_"], r["sk_"], r["si_"], r["pi_"]) for r in spans]),
     })
-    with _registered(con, "otlp_rejected_in", wanted):
+    with registered(con, "otlp_rejected_in", wanted), registered(con, "otlp_json_in", requests):
         found = {i: (text, reason) for i, text, reason in con.execute(REJECTED).fetchall()}
     out = []
     for i, r in enumerate(spans):

@@ -21,6 +21,7 @@ decides.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, ClassVar
@@ -56,6 +57,20 @@ class Decoded:
 class Reader:
     name: ClassVar[str]
     claims: ClassVar[list[tuple[str, str]]]
+
+
+@contextmanager
+def registered(con, name: str, table: pa.Table, empty: pa.Table | None = None):
+    """`table` registered as `name` on `con` for the block; afterwards `empty` in its place (for
+    names that views refer to) or nothing, so the connection holds no reference to its memory."""
+    con.register(name, table)
+    try:
+        yield
+    finally:
+        if empty is None:
+            con.unregister(name)
+        else:
+            con.register(name, empty)
 
 
 class SqlReader(Reader):
