@@ -105,7 +105,9 @@ def random_spans(seed: int, traces: int = 25) -> list[dict]:
         ids: list[str] = []
         for i in range(rng.randint(1, 9)):
             sid = f"{t + 1:08x}{i + 1:08x}"
-            parent = rng.choice([None] + ids + ids + ["feedfacefeedface"]) if ids else rng.choice([None, None, "feedfacefeedface"])
+            # Two missing parents: spans waiting for different task spans are different turns.
+            missing = rng.choice(["feedfacefeedface", "deadbeefdeadbeef"])
+            parent = rng.choice([None] + ids + ids + [missing]) if ids else rng.choice([None, None, missing])
             start = S + t * 10**9 + rng.randint(0, 5) * 1000  # ties in start time on purpose
             spans.append(_span(rng, trace, sid, parent, start))
             ids.append(sid)

@@ -442,7 +442,7 @@ def rows(traces: Iterable[list[Span]], held: dict[str, str] | None = None) -> tu
     messages: list[dict] = []
     for t in turns:
         extra = {"claimed_task_id": t["claim"], "task_id_clash": t["clash"]}
-        _turn_rows(t["task_id"], t["key"], t["head"], t["by_start"], tasks, steps, messages, extra)
+        _turn_rows(t["task_id"], t["key"], t["head"], t["by_start"], t["start"], tasks, steps, messages, extra)
     return tasks, steps, messages
 
 
@@ -456,8 +456,8 @@ def _start_order(m: Span) -> tuple[int, str]:
     return (m.start if m.start is not None else 1 << 62, m.span_id)
 
 
-def _turn_rows(task_id, key, head, by_start, tasks, steps, messages, extra) -> None:
-    """`by_start`: the turn's spans in `_start_order`."""
+def _turn_rows(task_id, key, head, by_start, started, tasks, steps, messages, extra) -> None:
+    """`by_start`: the turn's spans in `_start_order`; `started`: the turn's start (`rows`)."""
     step_spans = [m for m in by_start if m.role in ("tool", "llm") and m is not head]
     ha = head.attrs if head is not None else {}
     resource = (head or by_start[0]).resource
@@ -499,7 +499,6 @@ def _turn_rows(task_id, key, head, by_start, tasks, steps, messages, extra) -> N
                 status = "failed"
             else:
                 status = "success"
-    started = head.start if head is not None else min((m.start for m in by_start if m.start is not None), default=None)
     finished = head.end if head is not None and status != "running" else None
     origin = head or by_start[0]
     metadata = {

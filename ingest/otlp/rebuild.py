@@ -55,7 +55,7 @@ def rebuild_traces(con, trace_ids: pa.Table) -> dict[str, int]:
             if con.execute(q.CLAIMS_IN_PLAY).fetchall()[0][0]:
                 more = con.execute(q.CLAIM_CLOSURE).fetchall()
                 if more:
-                    heads.cancel()
+                    # The first round's texts (already being read) are dropped; claims are rare.
                     con.executemany("INSERT INTO otlp_touched VALUES (?)", more)
                     heads = _derive(con, pool)
             con.execute(q.NAMED_TRACES if con.execute(q.SHAPED_CLAIMS).fetchall()[0][0] else q.NO_NAMED_TRACES)
@@ -97,6 +97,12 @@ class _Attrs:
 
     __slots__ = ("attrs", "role")
 
+    @classmethod
+    def at(cls, row: tuple, i: int) -> "_Attrs":
+        """From a row of HEAD_TEXTS or LLM_TEXTS whose role is at `i`, its text values after it."""
+        n = 2 * len(q.TEXT_KEYS)
+        return cls(row[i], row[i + 1:i + 1 + n], row[i + 1 + n])
+
     def __init__(self, role, values, indexed):
         """`values`: per text key a string's value, then any other value's JSON text (rebuild_sql._text_values)."""
         self.role = role
@@ -115,10 +121,9 @@ def _head_texts(heads: pa.Table) -> tuple[dict[str, str | None], dict[str, str |
     """goal and final_answer per task, from its head span (rows of HEAD_TEXTS); pure Python."""
     goal: dict[str, str | None] = {}
     answer: dict[str, str | None] = {}
-    n = 2 * len(q.TEXT_KEYS)
     for batch in heads.to_batches(max_chunksize=10_000):
         for row in zip(*(column.to_pylist() for column in batch.columns)):
-            span = _Attrs(row[1], row[2:2 + n], row[2 + n])
+            span = _Attrs.at(row, 1)
             goal[row[0]] = user_text(span) or None
             answer[row[0]] = assistant_text(span) or None
     return goal, answer
@@ -127,7 +132,6 @@ def _head_texts(heads: pa.Table) -> tuple[dict[str, str | None], dict[str, str |
 def _texts(con, goal: dict[str, str | None], answer: dict[str, str | None]) -> pa.Table:
     """goal and final_answer per task (mapping rules), as an Arrow table; `goal` and `answer`
     hold what the head spans said (`_head_texts`)."""
-    n = 2 * len(q.TEXT_KEYS)
     # Turns without a head, or whose head had no text, fall back to their LLM calls.
     task_ids = [r[0] for r in con.execute("SELECT task_id FROM otlp_task").fetchall()]
     need = [t for t in task_ids if not goal.get(t) or not answer.get(t)]
@@ -141,8 +145,7 @@ def _texts(con, goal: dict[str, str | None], answer: dict[str, str | None]) -> p
         for row in con.execute(q.LLM_TEXTS).fetchall():
             llm.setdefault(row[0], []).append(row)
         for task_id, rows in llm.items():
-            spans = [(seq, end or 0, span_id, _Attrs(role, r[5:5 + n], r[5 + n]))
-                     for r in rows for (seq, end, span_id, role) in [(r[1], r[2], r[3], r[4])]]
+            spans = [(r[1], r[2] or 0, r[3], _Attrs.at(r, 4)) for r in rows]  # seq, end, span id
             if not goal.get(task_id):
                 goal[task_id] = next((t for t in (user_text(s[3]) for s in sorted(spans)) if t), None)
             if not answer.get(task_id):

@@ -118,7 +118,7 @@ def meta(pairs) -> str:
     """A JSON object of the (name, JSON text) pairs whose value is not NULL, in order.
 
     Spliced as text (concat_ws skips NULLs): every value is already compact JSON
-    from json_extract or to_json, and a map built and serialised per row cost
+    (from json_transform, json_extract or to_json), and a map built and serialised per row cost
     a sixth of the steps statement.
     """
     entries = ", ".join(f"CASE WHEN {v} IS NOT NULL AND {v} <> 'null' THEN '\"{k}\":' || {v} END"
@@ -569,8 +569,6 @@ SELECT t.task_id || ':assistant' AS message_id, t.conversation_id, t.user_id, 'a
 FROM t JOIN otlp_text x ON x.task_id = t.turn_id WHERE x.final_answer IS NOT NULL AND x.final_answer <> ''
 """
 
-# Spans whose text the turn's request and reply come from: heads first; LLM steps of
-# turns whose head gave no text (or that have no head) in a second round.
 def _text_values(alias: str) -> str:
     """Per text key, two columns: a JSON string's value (unescaped here, not by a
     json.loads per value in Python), else the JSON text of any other value."""
@@ -578,6 +576,8 @@ def _text_values(alias: str) -> str:
                      f"CASE WHEN NOT {is_str(alias + '.' + col(k))} THEN {alias}.{col(k)} END" for k in TEXT_KEYS)
 
 
+# Spans whose text the turn's request and reply come from: heads first; LLM steps of
+# turns whose head gave no text (or that have no head) in a second round.
 HEAD_TEXTS = f"""
 SELECT m.task_id, s.role, {_text_values('s')}, s.indexed_attrs
 FROM otlp_m m JOIN otlp_sp s USING (n) WHERE m.is_task_head
