@@ -288,6 +288,16 @@ def test_a_time_past_int64_rejects_the_span_not_the_run(name):
                        "(2^63 - 1 ns, in the year 2262)")]
 
 
+def test_a_request_over_the_fast_size_takes_the_reference_walk(monkeypatch):
+    # Over MAX_FAST_BYTES the bulk reader hands the request over whole (its memory is bounded by it).
+    rng = random.Random(5)
+    datas = [random_request(rng) for _ in range(4)]
+    big = max(range(4), key=lambda i: len(datas[i]))
+    monkeypatch.setattr(proto_wire, "MAX_FAST_BYTES", len(datas[big]) - 1)
+    items = list(enumerate(datas, 1))
+    assert assert_same(items) == [len(d) > len(datas[big]) - 1 for d in datas]
+
+
 def test_no_requests_give_an_empty_table():
     table, errors = proto_wire.decode_requests([])
     assert table.num_rows == 0 and errors == [] and table.schema == reference([])[0].schema

@@ -194,7 +194,9 @@ def single_message_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int
                                     "split it or use the length-prefixed stream")], bytes_read=counter.count)
         return
     size = len(head) + len(rest)
-    yield from _frames_of(iter([(b"".join([head, rest, bytes(PAD)]), [0], [size], [1], [])]), counter, _Budget())
+    data = b"".join([head, rest, bytes(PAD)])
+    del rest  # not held twice while the request is decoded
+    yield from _frames_of(iter([(data, [0], [size], [1], [])]), counter, _Budget())
 
 
 def length_prefixed_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> Iterator[Frame]:

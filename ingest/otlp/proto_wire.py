@@ -1,10 +1,11 @@
 """OTLP protobuf requests to `otel_spans` rows, read in bulk from the wire format.
 
 `proto.add_request` walks upb message objects span by span and attribute by
-attribute; it is the reference. `decode_requests` gives the same Arrow table
-(same rows, same order, the same JSON texts byte for byte) and the same
-rejected-span errors for a batch of serialized requests, without Python work
-per span or per attribute.
+attribute; it is the reference. `decode_buffer` (what the file reader calls,
+on requests laid end to end in one buffer) and `decode_requests` (on a list of
+them) give the same Arrow table (same rows, same order, the same JSON texts
+byte for byte) and the same rejected-span errors, without Python work per span
+or per attribute.
 
 How: the wire format is read one nesting level at a time, for all messages of
 that level at once (requests, ResourceSpans, Resource and ScopeSpans, Span,
@@ -27,9 +28,10 @@ that this reader does not handle (KeyValue.key_strindex, Resource.entity_refs,
 ...), invalid UTF-8 (upb's DecodeError then quarantines the request with its
 own message), very deep nested values, and requests over MAX_FAST_BYTES
 (bounded memory). A span whose times are past int64 is rejected with the
-reference's reason (`proto.span_problem`). Unknown fields with valid wire types are
-skipped, as upb does. The rare value shapes (array and kvlist AnyValues, bytes,
-doubles) are converted one by one with the reference functions.
+reference's reason (`proto.span_problem`). Unknown fields with valid wire types
+are skipped, as upb does. The rare value shapes are converted one value at a
+time: arrays and kvlists by the reference's `proto.any_value`, bytes (base64)
+and doubles (NaN and infinities as null) here, by the same rules.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ from trace_audit.ingest.warehouse_types import arrow_schema
 
 PAD = proto.PAD  # zero bytes after the data, so a varint or fixed64 read near the end stays in the array
 SCALAR_BELOW = 24  # open messages under this: the rest of their fields are read by a Python loop
-MAX_FAST_BYTES = 32 * 1024 * 1024  # larger requests take the reference walk (memory stays bounded)
+MAX_FAST_BYTES = proto.DECODE_BYTES_MAX  # larger requests take the reference walk (memory stays bounded)
 MAX_NESTING = 90  # nested values deeper than this (upb stops at 100) take the reference walk
 
 VARINT, I64, LEN, I32 = 0, 1, 2, 5
@@ -199,6 +201,15 @@ def _varints(b: np.ndarray, p: np.ndarray):
     return v, p + n, ok
 
 
+def _length_delimited(b: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Length-prefixed values at positions p: (start, end, ok); a length of 2^31 or more is not ok
+    (and gives an empty range)."""
+    length, start, ok = _varints(b, p)
+    small = length < np.uint64(1 << 31)
+    ok = small if ok is None else ok & small
+    return start, start + np.where(small, length, 0).astype(np.int64), ok
+
+
 def _fixed64(w: Wire, p: np.ndarray) -> np.ndarray:
     return w.words[np.minimum(p, len(w.b) - PAD)]
 
@@ -211,13 +222,8 @@ def _step_len(b: np.ndarray, p: np.ndarray, lim: np.ndarray):
     tag = b[p]
     if tag.max() >= 0x80 or tag.min() < 8 or ((tag & 7) != LEN).any():
         return None
-    length, start, ok = _varints(b, p + 1)
-    if ok is not None and not ok.all():
-        return None
-    if length.max() >= 1 << 31:
-        return None
-    end = start + length.astype(np.int64)
-    if (end > lim).any():
+    start, end, ok = _length_delimited(b, p + 1)
+    if not ok.all() or (end > lim).any():
         return None
     return tag >> 3, start, end
 
@@ -314,11 +320,8 @@ def _step(w: Wire, p: np.ndarray, lim: np.ndarray):
         val[i] = _fixed64(w, q[i]) & np.uint64(0xFFFFFFFF)
     i = np.flatnonzero(wt == LEN)
     if len(i):
-        length, after, oki = _varints(b, q[i])
-        small = length < np.uint64(1 << 31)
-        ok[i] &= small if oki is None else small & oki
-        start[i] = after
-        end[i] = after + np.where(small, length, 0).astype(np.int64)
+        start[i], end[i], oki = _length_delimited(b, q[i])
+        ok[i] &= oki
     ok &= (wt == VARINT) | (wt == I64) | (wt == I32) | (wt == LEN)
     ok &= end <= lim
     return ok, num, wt, start, end, val
@@ -872,10 +875,7 @@ class Columns:
 
 # A span as the SDKs and the Collector write it: fields by increasing number, each
 # singular one at most once, the repeated ones in a run. (number, wire type, repeated)
-_SPAN_ORDER = [(1, LEN, False), (2, LEN, False), (3, LEN, False), (4, LEN, False), (5, LEN, False),
-               (6, VARINT, False), (7, I64, False), (8, I64, False), (9, LEN, True), (10, VARINT, False),
-               (11, LEN, True), (12, VARINT, False), (13, LEN, True), (14, VARINT, False), (15, LEN, False),
-               (16, I32, False)]
+_SPAN_ORDER = [(num, int(SPAN[0][num]), not SPAN[1][num]) for num in range(1, 17)]
 
 
 def _span_columns(w: Wire, sp: Level) -> Columns:
@@ -906,10 +906,7 @@ def _span_columns(w: Wire, sp: Level) -> Columns:
                 break
             q = pos[i] + (1 if second_byte is None else 2)
             if wt == LEN:
-                length, s, ok = _varints(b, q)
-                small = length < np.uint64(1 << 31)
-                ok = small if ok is None else ok & small
-                e = s + np.where(small, length, 0).astype(np.int64)
+                s, e, ok = _length_delimited(b, q)
                 v = None
             elif wt == VARINT:
                 v, e, ok = _varints(b, q)
