@@ -134,23 +134,18 @@ def write_file(kind: str, requests, workdir: Path) -> Path:
 
 
 def bench_reader(path: Path) -> tuple[float, float, int]:
-    """The reader alone: framing and decoding to Arrow rows, arranged as the loader runs them
-    (framing a frame ahead in its own thread, see loader._decoded_frames); no redaction,
+    """The reader alone: framing and decoding to Arrow rows as the loader runs them
+    (`loader._decoded_frames`: framing a frame ahead in its own thread); no redaction,
     nothing written."""
-    from contextlib import closing
-
     from trace_audit.ingest.decoder import Decoder
-    from trace_audit.ingest.framing import frames
-    from trace_audit.ingest.pipeline import ahead
-    from trace_audit.ingest.readers.registry import BINARY_SNIFFERS
+    from trace_audit.ingest.loader import DEFAULT_MAX_RECORD_BYTES, _decoded_frames
 
     decoder = Decoder()
     n = 0
     started, cpu = time.perf_counter(), time.process_time()
     try:
-        with open(path, "rb") as fh, closing(ahead(frames(fh, sniffers=BINARY_SNIFFERS))) as framed:
-            for frame in framed:
-                decoded = decoder.decode(frame, str(path))
+        with open(path, "rb") as fh:
+            for _, decoded in _decoded_frames(fh, decoder, str(path), DEFAULT_MAX_RECORD_BYTES):
                 assert not decoded.errors, decoded.errors[:3]
                 if "otel_spans" in decoded.tables:
                     n += decoded.tables["otel_spans"].num_rows
@@ -219,9 +214,9 @@ def _minimal_derivation() -> list[str]:
 def bench_floor(db_path: Path) -> tuple[float, float]:
     """DuckDB alone deriving rows from the stored spans the cheapest way (see _minimal_derivation),
     in one transaction, committed."""
-    import duckdb
+    from trace_audit.queries import db
 
-    con = duckdb.connect(str(db_path))
+    con = db.connect(str(db_path))
     try:
         started, cpu = time.perf_counter(), time.process_time()
         con.execute("BEGIN")

@@ -127,41 +127,34 @@ def run(paths: list[Path], db_path: str, redactor) -> dict:
 
 def otlp_frames(spans: int, pii_rate: float, seed: int = 4) -> list:
     """The loader's decoded frames for `spans` synthetic OTLP spans (length-prefixed protobuf)."""
-    import io
-    import struct
-
     import pyarrow as pa
     import pyarrow.compute as pc
 
     sys.path.insert(0, str(REPO / "bench"))
-    from otlp import build_requests
+    from otlp import build_requests, write_file
 
     from trace_audit.ingest.decoder import Decoder
-    from trace_audit.ingest.otlp import proto
-
-    messages = (r.SerializeToString() for r in build_requests(spans, 512))
-    stream = b"".join(struct.pack(">I", len(m)) + m for m in messages)
-
-    class Read:
-        count = 0
+    from trace_audit.ingest.loader import DEFAULT_MAX_RECORD_BYTES, _decoded_frames
 
     decoder = Decoder("UTC")
     rng = random.Random(seed)
     out = []
     try:
-        for frame in proto.length_prefixed_frames(io.BytesIO(stream[8:]), stream[:8], Read, 0):
-            decoded = decoder.decode(frame, "bench.pb")
-            spans_t = decoded.tables.get("otel_spans")
-            if spans_t is not None and pii_rate > 0:
-                col = spans_t.column("attributes").combine_chunks()
-                leaky = pc.replace_substring(col, "call mum", "call mum on +86 138 0013 8000 or mum@example.com")
-                pick = pa.array([rng.random() < pii_rate for _ in range(len(col))])
-                col = pc.if_else(pick, leaky, col)
-                decoded.tables["otel_spans"] = spans_t.set_column(
-                    spans_t.column_names.index("attributes"), "attributes", col)
-            out.append(decoded)
+        with tempfile.TemporaryDirectory(prefix="bench-redaction-") as d:
+            path = write_file("pb", build_requests(spans, 512), Path(d))
+            with open(path, "rb") as fh:
+                out = [decoded for _, decoded in _decoded_frames(fh, decoder, "bench.pb", DEFAULT_MAX_RECORD_BYTES)]
     finally:
         decoder.close()
+    for decoded in out:
+        spans_t = decoded.tables.get("otel_spans")
+        if spans_t is not None and pii_rate > 0:
+            col = spans_t.column("attributes").combine_chunks()
+            leaky = pc.replace_substring(col, "call mum", "call mum on +86 138 0013 8000 or mum@example.com")
+            pick = pa.array([rng.random() < pii_rate for _ in range(len(col))])
+            col = pc.if_else(pick, leaky, col)
+            decoded.tables["otel_spans"] = spans_t.set_column(
+                spans_t.column_names.index("attributes"), "attributes", col)
     return out
 
 

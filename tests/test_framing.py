@@ -52,9 +52,9 @@ def test_empty_lines_are_dropped_but_short_records_and_line_numbers_are_not(data
     for f in framing.frames(io.BytesIO(data)):
         table = f.records()
         if table is not None:
+            # Every case is mostly empty lines: framing drops them all (none reach the decoder).
             records += [(ln, raw.rstrip("\n")) for ln, raw in zip(table.column("line").to_pylist(),
-                                                                  table.column("raw").to_pylist())
-                        if raw not in ("\n", "\r\n")]
+                                                                  table.column("raw").to_pylist())]
     assert records == expected
 
 

@@ -26,8 +26,9 @@ _SEGMENT = re.compile(r"^(open|ready)-(\d+)\.otlp\.(pb|jsonl)$")
 # files loaded one transaction each, never one huge transaction. Each load
 # pays a fixed cost (the turn rebuild, little overlap of its stages), so
 # fewer, larger segments load faster: with 64 MiB instead of 16, a backlog of
-# 300k spans loaded end to end at 26k spans/s instead of 20k. Memory stays
-# bounded: the loader reads a segment in frames of proto.FRAME_SPANS spans.
+# 300k spans loaded end to end at 26k spans/s instead of 20k. Memory: a segment
+# is one transaction, whose rows DuckDB holds until it commits, so a load holds
+# about one segment's spans at a time.
 SEGMENT_BYTES = 64 * 1024 * 1024
 
 
