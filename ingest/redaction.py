@@ -244,7 +244,7 @@ class CompiledRule:
     value_group: bool
     # `prefilter` made tolerant of JSON escapes, for the raw text of JSON columns
     # (see escape_tolerant); None when its syntax could not be rewritten.
-    json_prefilter: str | None = None
+    json_raw_prefilter: str | None = None
 
 
 @dataclass(frozen=True)
@@ -252,12 +252,12 @@ class CompiledRules:
     field_names: frozenset[str]
     rules: tuple[CompiledRule, ...]
     text_prefilter: str       # RE2: a row that does not match it has nothing to redact
-    json_prefilter: str       # RE2, over the JSON text: adds sensitive keys and escaped ASCII
+    json_prefilter: str       # RE2, over the unescaped view of JSON text: adds sensitive keys and escaped ASCII
     key_regex: re.Pattern     # over a normalised key: `(?:^|_)(name)$`
     text_gate: re.Pattern     # text_prefilter compiled for Python: skips short strings in one search
     # json_prefilter made tolerant of JSON escapes, run on the raw JSON text; None
     # when some rule's prefilter could not be rewritten or the whole outgrew RE2's
-    # limits: then the unescaped view is used, and the rules' json_prefilter are not.
+    # limits: then the unescaped view is used with json_prefilter (see Redactor._gates).
     json_raw_prefilter: str | None = None
 
     def sensitive_key(self, key: str) -> str | None:
@@ -289,7 +289,7 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
             check=_CHECKS.get(spec.check) if spec.check else None,
             canonical=_NORMALISERS[spec.normalise or "none"],
             value_group="value" in regex.groupindex,
-            json_prefilter=_tolerant_or_none(spec.prefilter or spec.pattern),
+            json_raw_prefilter=_tolerant_or_none(spec.prefilter or spec.pattern),
         ))
     value_filters = [r.prefilter for r in compiled]
     # A key is a candidate when the JSON text has a listed name right before the
@@ -306,7 +306,7 @@ def compile_rules(config: RedactionConfig) -> CompiledRules:
     json_prefilter = "|".join(value_filters + key_filter + escaped_ascii)
     for p in (text_prefilter, json_prefilter):
         _check_re2(p)
-    tolerant = [r.json_prefilter for r in compiled] + [_tolerant_or_none(k) for k in key_filter]
+    tolerant = [r.json_raw_prefilter for r in compiled] + [_tolerant_or_none(k) for k in key_filter]
     json_raw_prefilter = None
     if None not in tolerant:
         json_raw_prefilter = "|".join(tolerant + escaped_ascii)
@@ -919,11 +919,10 @@ class Redactor:
         cols = table.column_names
         for col in TEXT_COLUMNS.get(name, ()):
             if col in cols:
-                table = self._column(table, name, col, self.rules.text_prefilter, self.redact_text, report, apply)
+                table = self._column(table, name, col, self.redact_text, report, apply)
         for col in JSON_COLUMNS.get(name, ()):
             if col in cols:
-                table = self._column(table, name, col, self.rules.json_prefilter, self.redact_json_text, report, apply,
-                                     json_text=True)
+                table = self._column(table, name, col, self.redact_json_text, report, apply, json_text=True)
         for col in USER_ID_COLUMNS.get(name, ()):
             if col not in cols:
                 continue
@@ -932,25 +931,27 @@ class Redactor:
             else:
                 # Kept as is, except that a user id which is itself an email or a
                 # phone number gets the same token it gets in text (joins hold).
-                table = self._column(table, name, col, self.rules.text_prefilter, self.redact_text, report, apply)
+                table = self._column(table, name, col, self.redact_text, report, apply)
         return table
 
-    def _column(self, table: pa.Table, tname: str, col: str, prefilter: str,
-                fn: Callable[[str, _Counter], str], report: RedactionReport, apply: bool,
-                json_text: bool = False) -> pa.Table:
+    def _gates(self, json_text: bool) -> tuple[str, list[str], bool]:
+        """(the column's prefilter, each rule's, whether they read an unescaped view of the text)."""
+        rules = self.rules
+        if not json_text:
+            return rules.text_prefilter, [r.prefilter for r in rules.rules], False
+        if rules.json_raw_prefilter is not None:
+            # The escape-tolerant forms read the JSON text as it is: no unescaped copy.
+            return rules.json_raw_prefilter, [r.json_raw_prefilter for r in rules.rules], False
+        return rules.json_prefilter, [r.prefilter for r in rules.rules], True
+
+    def _column(self, table: pa.Table, tname: str, col: str, fn: Callable[[str, _Counter], str],
+                report: RedactionReport, apply: bool, json_text: bool = False) -> pa.Table:
         arr, wrap = _as_strings(table.column(col))
         if arr is None or len(arr) == arr.null_count:
             return table
         rules = self.rules.rules
-        view = arr
-        rule_filters = [r.prefilter for r in rules]
-        if json_text:
-            if self.rules.json_raw_prefilter is not None:
-                # The escape-tolerant forms read the JSON text as it is: no unescaped copy.
-                prefilter = self.rules.json_raw_prefilter
-                rule_filters = [r.json_prefilter for r in rules]
-            else:
-                view = _unescaped_view(arr)
+        prefilter, rule_filters, unescape = self._gates(json_text)
+        view = _unescaped_view(arr) if unescape else arr
         mask = pc.fill_null(pc.match_substring_regex(view, prefilter), False)
         if not pc.any(mask).as_py():
             return table

@@ -113,7 +113,7 @@ def test_every_row_and_rule_the_unescaped_view_selected_is_still_selected(texts)
             assert new or not old, text
         for r in rules.rules:
             # A row whose text holds \u-escaped ASCII gets every rule anyway (in both gates).
-            for old, new, esc, text in zip(old_gate(texts, r.prefilter), matches(texts, r.json_prefilter),
+            for old, new, esc, text in zip(old_gate(texts, r.prefilter), matches(texts, r.json_raw_prefilter),
                                            escaped, texts):
                 assert new or esc or not old, (r.name, text)
 
@@ -164,7 +164,7 @@ NESTED_CASES = [(RedactionConfig(), r.name) for r in default_rules().patterns] +
 def test_a_prefilter_match_nested_at_any_depth_is_still_seen_in_the_raw_text(config, rule):
     rules = compile_rules(config)
     compiled = next(r for r in rules.rules if r.name == rule)
-    assert compiled.json_prefilter is not None and rules.json_raw_prefilter is not None
+    assert compiled.json_raw_prefilter is not None and rules.json_raw_prefilter is not None
     source = next(r for r in (*default_rules().patterns, *config.extra_patterns) if r.name == rule)
     source = source.prefilter or source.pattern
 
@@ -180,7 +180,7 @@ def test_a_prefilter_match_nested_at_any_depth_is_still_seen_in_the_raw_text(con
         if slashes:
             text = text.replace("/", "\\/")
         # \u-escaped ASCII (\v is written \u000b) sends a row to every rule, so it counts as seen.
-        assert matches([text], compiled.json_prefilter)[0] or matches([text], _ESCAPED_ASCII)[0], text
+        assert matches([text], compiled.json_raw_prefilter)[0] or matches([text], _ESCAPED_ASCII)[0], text
         assert matches([text], rules.json_raw_prefilter)[0], text
 
     check()
