@@ -13,11 +13,12 @@ import sys
 import textwrap
 import threading
 
+import duckdb
 import pytest
 
-from test_ingest_support import step, task, write_jsonl
+from test_ingest_support import fail_third_write, step, task, write_jsonl
 from trace_audit.cli.main import main
-from trace_audit.ingest import framing, loader
+from trace_audit.ingest import framing
 from trace_audit.queries import db
 
 
@@ -40,15 +41,7 @@ def _assert_untouched(path: str) -> None:
                          ids=["duckdb cancelled its query", "between queries"])
 def test_an_interrupt_mid_file_stops_the_run(tmp_path, monkeypatch, capsys, raised):
     monkeypatch.setattr(framing, "BLOCK_BYTES", 4096)  # many frames: the interrupt lands mid-file
-    real_append, calls = loader._append, []
-
-    def append(con, table, rows):
-        calls.append(1)
-        if len(calls) == 3:
-            raise raised
-        return real_append(con, table, rows)
-
-    monkeypatch.setattr(loader, "_append", append)
+    fail_third_write(monkeypatch, raised)
     path = str(tmp_path / "w.duckdb")
     assert main(["ingest", *_files(tmp_path), "--db", path, "--no-progress"]) == 130
     assert capsys.readouterr().err.strip() == "trace-audit: interrupted"
@@ -85,7 +78,8 @@ def test_a_real_sigint_stops_the_run(tmp_path):
     _assert_untouched(path)
 
 
-@pytest.mark.parametrize("exc", [RuntimeError("Query interrupted"), KeyboardInterrupt()])
+@pytest.mark.parametrize("exc", [RuntimeError("Query interrupted"), KeyboardInterrupt(),
+                                 duckdb.InterruptException("INTERRUPT Error: Interrupted!")])
 def test_every_form_of_an_interrupt_is_recognised(exc):
     assert db.is_interrupt(exc)
     assert not db.is_interrupt(RuntimeError("something else"))

@@ -111,3 +111,19 @@ def assert_every_line_accounted(db_path: str, path: Path, shown: str | None = No
     assert len(stored) == len(set(stored)), "a line stored twice"
     assert not set(stored) & set(quarantined), "a line both stored and quarantined"
     assert sorted(stored + quarantined) == expected
+
+
+def fail_third_write(monkeypatch, exc: BaseException) -> None:
+    """Make the loader's third plain append of a run raise `exc` (after two frames were written).
+    With framing.BLOCK_BYTES made small, that lands in the middle of a file."""
+    from trace_audit.ingest import loader
+
+    real_append, calls = loader._append, []
+
+    def append(con, table, rows):
+        calls.append(rows.num_rows)
+        if len(calls) == 3:
+            raise exc
+        return real_append(con, table, rows)
+
+    monkeypatch.setattr(loader, "_append", append)

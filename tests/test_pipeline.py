@@ -58,22 +58,14 @@ def test_a_write_that_fails_mid_file_rolls_the_file_back_and_the_next_file_loads
     """The loader's stages stop and are waited for when writing fails; the decoder then serves the next file."""
     import duckdb
 
-    from test_ingest_support import step, task, write_jsonl
+    from test_ingest_support import fail_third_write, step, task, write_jsonl
     from trace_audit.ingest import framing, loader
     from trace_audit.queries import db
 
     monkeypatch.setattr(framing, "BLOCK_BYTES", 4096)  # many frames per file
     bad = write_jsonl(tmp_path / "a.jsonl", [step(f"a{i // 4}", i % 4 + 1) for i in range(400)])
     good = write_jsonl(tmp_path / "b.jsonl", [task(1), *[step(1, s) for s in range(1, 6)]])
-    real_append, calls = loader._append, []
-
-    def failing_append(con, table, rows):
-        calls.append(rows.num_rows)
-        if len(calls) == 3:  # the third frame of the first file
-            raise duckdb.IOException("simulated: the disk went away")
-        return real_append(con, table, rows)
-
-    monkeypatch.setattr(loader, "_append", failing_append)
+    fail_third_write(monkeypatch, duckdb.IOException("simulated: the disk went away"))  # the first file's third frame
     path = str(tmp_path / "w.duckdb")
     summary = loader.ingest([str(bad), str(good)], path, progress=False)
     first, second = summary.files
