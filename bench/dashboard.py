@@ -39,8 +39,8 @@ TARGET_S = 0.5
 
 
 def build(db_path: str, scale: int) -> None:
-    from trace_audit.ingest.loader import ingest
-    from trace_audit.queries import db
+    from trace_audit.ingest.load.loader import ingest
+    from trace_audit.queries.warehouse import db
 
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
@@ -80,7 +80,7 @@ def render(sample_db: str | None, repeat: int, tz: str) -> int:
     from streamlit.testing.v1 import AppTest
 
     from trace_audit.dashboard.serve import app_path
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
 
     with tempfile.TemporaryDirectory() as tmp:
         path = sample_db
@@ -158,7 +158,8 @@ def main(argv=None) -> int:
         build(args.build, args.scale)
 
     from trace_audit.queries import dashboard_queries as dq
-    from trace_audit.queries import db, report
+    from trace_audit.queries.warehouse import db
+    from trace_audit.dashboard import report
 
     con = db.connect(path, read_only=True)
     steps, tasks = con.execute("SELECT (SELECT count(*) FROM steps), (SELECT count(*) FROM tasks)").fetchall()[0]

@@ -37,7 +37,7 @@ def build(scale: int, workdir: Path) -> str:
         subprocess.run([sys.executable, str(REPO / "sample_data" / "generate.py"), "--scale", str(scale),
                         "--out", str(data)], check=True)
         print(f"generated scale {scale} in {time.perf_counter() - t:.1f}s", file=sys.stderr)
-    from trace_audit.ingest.loader import ingest
+    from trace_audit.ingest.load.loader import ingest
 
     t = time.perf_counter()
     ingest([str(data / "seed004")], str(db_path), tz="Asia/Shanghai", progress=False)
@@ -47,7 +47,7 @@ def build(scale: int, workdir: Path) -> str:
 
 
 def measure(db_path: str, engines: list[str], repeat: int) -> None:
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
     from trace_audit.queries.engines import open_engine, run_rules_on
 
     con = db.connect(db_path)

@@ -51,9 +51,9 @@ def protobuf_seed() -> bytes:
 def file_target():
     import io
 
-    from trace_audit.ingest import framing
-    from trace_audit.ingest.decoder import Decoder
-    from trace_audit.ingest.readers.registry import BINARY_SNIFFERS
+    from trace_audit.ingest.read import framing
+    from trace_audit.ingest.read.decoder import Decoder
+    from trace_audit.ingest.read.registry import BINARY_SNIFFERS
 
     decoder = Decoder("UTC")
 
@@ -78,7 +78,7 @@ def file_target():
 
 
 def receiver_target():
-    from trace_audit.ingest.otlp.receiver import _decode, _Reject
+    from trace_audit.ingest.receive.receiver import _decode, _Reject
 
     def one(data: bytes) -> None:
         for ctype in ("application/x-protobuf", "application/json"):

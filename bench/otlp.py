@@ -137,8 +137,8 @@ def bench_reader(path: Path) -> tuple[float, float, int]:
     """The reader alone: framing and decoding to Arrow rows as the loader runs them
     (`loader._decoded_frames`: framing a frame ahead in its own thread); no redaction,
     nothing written."""
-    from trace_audit.ingest.decoder import Decoder
-    from trace_audit.ingest.loader import DEFAULT_MAX_RECORD_BYTES, _decoded_frames
+    from trace_audit.ingest.read.decoder import Decoder
+    from trace_audit.ingest.load.loader import DEFAULT_MAX_RECORD_BYTES, _decoded_frames
 
     decoder = Decoder()
     n = 0
@@ -155,7 +155,7 @@ def bench_reader(path: Path) -> tuple[float, float, int]:
 
 
 def bench_file(kind: str, path: Path, workdir: Path) -> tuple[float, float, int]:
-    from trace_audit.ingest.loader import ingest
+    from trace_audit.ingest.load.loader import ingest
 
     db_path = workdir / f"file-{kind}.duckdb"
     started, cpu = time.perf_counter(), time.process_time()
@@ -169,7 +169,7 @@ def bench_file(kind: str, path: Path, workdir: Path) -> tuple[float, float, int]
 def bench_spans_only(kind: str, path: Path, workdir: Path) -> tuple[float, float, int, Path]:
     """`ingest` with the OTLP derivation switched off: spans decoded, redacted, stored and
     committed; no tasks, steps or messages. Returns the database too (for bench_floor)."""
-    from trace_audit.ingest import loader
+    from trace_audit.ingest.load import loader
 
     db_path = workdir / f"spans-only-{kind}.duckdb"
     hooks = loader.AFTER_FILE
@@ -186,7 +186,7 @@ def bench_spans_only(kind: str, path: Path, workdir: Path) -> tuple[float, float
 
 
 def _minimal_derivation() -> list[str]:
-    from trace_audit.ingest.otlp.rebuild_sql import _STRUCTURE
+    from trace_audit.ingest.load.otlp_rebuild_sql import _STRUCTURE
 
     # What no derivation can skip: each span's attributes parsed once (the structure the
     # rebuild reads), and the derived rows written. No turn walk, no seq rule, no
@@ -214,7 +214,7 @@ def _minimal_derivation() -> list[str]:
 def bench_floor(db_path: Path) -> tuple[float, float]:
     """DuckDB alone deriving rows from the stored spans the cheapest way (see _minimal_derivation),
     in one transaction, committed."""
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
 
     con = db.connect(str(db_path))
     try:
@@ -229,8 +229,8 @@ def bench_floor(db_path: Path) -> tuple[float, float]:
 
 
 def bench_receiver(requests, workdir: Path, clients: int) -> tuple[float, float, float, float, int]:
-    from trace_audit.ingest.otlp.receiver import Receiver, ReceiverConfig
-    from trace_audit.queries import db
+    from trace_audit.ingest.receive.receiver import Receiver, ReceiverConfig
+    from trace_audit.queries.warehouse import db
 
     db_path = workdir / "receiver.duckdb"
     r = Receiver(ReceiverConfig(db_path=str(db_path), spool_dir=str(workdir / "spool"), port=0,

@@ -91,11 +91,11 @@ def build_input(out_dir: Path, steps: int, pii_rate: float, with_tables: bool, s
 
 
 def run(paths: list[Path], db_path: str, redactor) -> dict:
-    from trace_audit.ingest import loader
-    from trace_audit.ingest.decoder import Decoder
-    from trace_audit.ingest.framing import frames
-    from trace_audit.ingest.redaction import RedactionReport
-    from trace_audit.queries import db
+    from trace_audit.ingest.load import loader
+    from trace_audit.ingest.read.decoder import Decoder
+    from trace_audit.ingest.read.framing import frames
+    from trace_audit.ingest.redact.redaction import RedactionReport
+    from trace_audit.queries.warehouse import db
 
     report = RedactionReport()
     redact_s = redact_cpu = 0.0
@@ -133,8 +133,8 @@ def otlp_frames(spans: int, pii_rate: float, seed: int = 4) -> list:
     sys.path.insert(0, str(REPO / "bench"))
     from otlp import build_requests, write_file
 
-    from trace_audit.ingest.decoder import Decoder
-    from trace_audit.ingest.loader import DEFAULT_MAX_RECORD_BYTES, _decoded_frames
+    from trace_audit.ingest.read.decoder import Decoder
+    from trace_audit.ingest.load.loader import DEFAULT_MAX_RECORD_BYTES, _decoded_frames
 
     decoder = Decoder("UTC")
     rng = random.Random(seed)
@@ -161,7 +161,7 @@ def otlp_frames(spans: int, pii_rate: float, seed: int = 4) -> list:
 def run_otlp(args) -> int:
     from dataclasses import replace
 
-    from trace_audit.ingest.redaction import RedactionConfig, RedactionReport, Redactor, redact_decoded
+    from trace_audit.ingest.redact.redaction import RedactionConfig, RedactionReport, Redactor, redact_decoded
 
     t = time.perf_counter()
     frames = otlp_frames(args.otlp_spans, args.pii_rate)
@@ -203,7 +203,7 @@ def main() -> int:
     if args.pii_rate is None:
         args.pii_rate = 0.05
 
-    from trace_audit.ingest.redaction import RedactionConfig, Redactor
+    from trace_audit.ingest.redact.redaction import RedactionConfig, Redactor
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-redaction-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -34,7 +34,7 @@ def main() -> None:
     for suffix in ("", ".wal"):
         if os.path.exists(args.dst + suffix):
             os.unlink(args.dst + suffix)
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
 
     con = db.connect(args.dst)
     con.execute(f"ATTACH '{args.src}' AS src (READ_ONLY)")

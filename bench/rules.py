@@ -31,7 +31,7 @@ STEPS_PER_SCALE = 5200  # the scale-1 month holds ~5.2k steps (scale 193: 1.0M, 
 
 
 def build(db_path: str, steps: int, tmp: str) -> None:
-    from trace_audit.ingest.loader import ingest
+    from trace_audit.ingest.load.loader import ingest
 
     scale = max(1, round(steps / STEPS_PER_SCALE))
     out = os.path.join(tmp, "data")
@@ -50,7 +50,7 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=1_000_000, help="approximate steps to generate (default 1M)")
     p.add_argument("--repeat", type=int, default=3)
     a = p.parse_args(argv)
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
     from trace_audit.queries.engine import run_rules
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -39,7 +39,7 @@ from otlp import build_requests  # noqa: E402 - the same realistic agent turns a
 CLI = [sys.executable, "-m", "trace_audit.cli.main"]
 READER = r"""
 import sys, time
-from trace_audit.queries import db
+from trace_audit.queries.warehouse import db
 path, stop_at = sys.argv[1], float(sys.argv[2])
 ok = busy = 0
 while time.time() < stop_at:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from trace_audit.cli.main import add_db_option
+from .options import add_db_option
 
 ACCESS_HELP = """access: the dashboard shows every user's conversations, so it listens on
 127.0.0.1 only. To serve other machines, pass --host ADDRESS --allow-remote
@@ -39,10 +39,10 @@ def register(sub) -> None:
 def run(args) -> int:
     import os
 
-    from trace_audit.cli.errors import UserError
-    from trace_audit.dashboard import auth
-    from trace_audit.dashboard.serve import serve
-    from trace_audit.queries import db
+    from .errors import UserError
+    from ..dashboard import auth
+    from ..dashboard.serve import serve
+    from ..queries.warehouse import db
 
     path = args.db or db.default_db_path()
     if args.tz:

@@ -6,7 +6,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from trace_audit.cli.main import add_db_option
+from .options import add_db_option
 
 SAMPLE_TZ = "Asia/Shanghai"  # the seed-004 sample dumps hold naive Beijing times
 
@@ -39,7 +39,7 @@ def sample_paths() -> list[str]:
 
 
 def build_demo_db(db_path: str) -> None:
-    from trace_audit.ingest.loader import ingest
+    from ..ingest.load.loader import ingest
 
     for suffix in ("", ".wal"):
         if os.path.exists(db_path + suffix):
@@ -48,10 +48,10 @@ def build_demo_db(db_path: str) -> None:
     t = summary.totals()
     print("sample month loaded: " + ", ".join(f"{n} {k}" for k, n in t.items()))
     try:
-        from trace_audit.queries.engine import run_rules  # the rule engine, when installed
+        from ..queries.engine import run_rules  # the rule engine, when installed
     except ModuleNotFoundError:
         return
-    from trace_audit.queries import db
+    from ..queries.warehouse import db
 
     con = db.connect(db_path)
     try:
@@ -65,15 +65,15 @@ def run(args) -> int:
     db_path = args.db or demo_db_default()
     build_demo_db(db_path)
     if args.no_serve:
-        from trace_audit.cli import cmd_stats
+        from . import cmd_stats
 
         args.json, args.errors = False, False
         args.db = db_path
         return cmd_stats.run(args)
     try:
-        from trace_audit.dashboard.serve import serve
+        from ..dashboard.serve import serve
     except ModuleNotFoundError:
-        from trace_audit.cli import cmd_stats
+        from . import cmd_stats
 
         args.json, args.errors, args.db = False, False, db_path
         return cmd_stats.run(args)

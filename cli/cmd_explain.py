@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from trace_audit.cli.errors import UserError
-from trace_audit.cli.main import add_db_option
+from .errors import UserError
+from .options import add_db_option
 
 
 def register(sub) -> None:
@@ -18,10 +18,10 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from trace_audit.cli.cmd_rules import _plan_errors, parse_ts
-    from trace_audit.queries import db
-    from trace_audit.queries.explain import TaskNotFound, explain, render_text
-    from trace_audit.queries.runs import RunNotFound
+    from .cmd_rules import _plan_errors, parse_ts
+    from ..queries.warehouse import db
+    from ..queries.explain import TaskNotFound, explain, render_text
+    from ..queries.runs import RunNotFound
 
     con = db.connect(args.db, read_only=True, wait_seconds=5)
     try:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from trace_audit.cli.errors import UserError
-from trace_audit.cli.main import add_db_option
+from .errors import UserError
+from .options import add_db_option
 
 
 def register(sub) -> None:
@@ -25,9 +25,9 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from trace_audit.queries import db
-    from trace_audit.queries.engines import EngineQueryError, EngineUnavailable
-    from trace_audit.queries.export import ExportError, load_into_clickhouse, write_parquet
+    from ..queries.warehouse import db
+    from ..queries.engines import EngineQueryError, EngineUnavailable
+    from ..queries.export import ExportError, load_into_clickhouse, write_parquet
 
     if not args.parquet and not args.to:
         raise UserError("say where to: --parquet DIR, or --to clickhouse --clickhouse-url URL")
@@ -42,7 +42,7 @@ def run(args) -> int:
                 where = f"{args.parquet}/{table}/day=*/" if n else "(empty: no files)"
                 print(f"{table:<11} {n:>12,} rows -> {where}")
         if args.to == "clickhouse":
-            from trace_audit.queries.engines import open_engine
+            from ..queries.engines import open_engine
 
             try:
                 with open_engine("clickhouse", args.clickhouse_url) as eng:

@@ -6,8 +6,8 @@ import csv
 import json
 import sys
 
-from trace_audit.cli.errors import UserError
-from trace_audit.cli.main import add_db_option
+from .errors import UserError
+from .options import add_db_option
 
 COLUMNS = ["run_id", "rule_id", "severity", "task_id", "conversation_id", "user_id", "seq", "event_time",
            "message", "evidence"]
@@ -26,7 +26,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from trace_audit.queries import db, runs
+    from ..queries import runs
+    from ..queries.warehouse import db
 
     con = db.connect(args.db, read_only=True, wait_seconds=5)
     try:

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from trace_audit.cli.errors import UserError
-from trace_audit.cli.main import add_db_option
+from .errors import UserError
+from .options import add_db_option
 
 HELP = """Load agent traces and audit logs into the warehouse.
 
@@ -41,24 +41,14 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _redaction_config(args):
-    from trace_audit.queries.config import ConfigError, load_config
-
-    try:
-        redaction = load_config(args.config).redaction
-    except ConfigError as exc:
-        raise UserError(str(exc)) from exc
-    if args.no_redaction:
-        redaction = redaction.model_copy(update={"enabled": False})
-    return redaction
-
-
 def run(args) -> int:
-    from trace_audit.ingest.loader import ingest
+    from ..ingest.load.loader import ingest
 
-    redaction = _redaction_config(args)
+    from .settings import redaction_settings  # imports the redaction room: only when ingesting
+
+    redaction = redaction_settings(args.config, disabled=args.no_redaction)
     if args.redaction_report:
-        from trace_audit.ingest.redaction import dry_run
+        from ..ingest.redact.redaction import dry_run
 
         try:
             print(dry_run(args.paths, redaction, tz=args.tz).table())

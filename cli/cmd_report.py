@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from trace_audit.cli.main import add_db_option
+from .options import add_db_option
 
 
 def register(sub) -> None:
@@ -26,9 +26,10 @@ def register(sub) -> None:
 def run(args) -> int:
     import os
 
-    from trace_audit.cli.errors import UserError
-    from trace_audit.queries import dashboard_queries as dq
-    from trace_audit.queries import db, report
+    from .errors import UserError
+    from ..queries import dashboard_queries as dq
+    from ..queries.warehouse import db
+    from ..dashboard import report
 
     fmt = args.format or ("html" if (args.out or "").lower().endswith((".html", ".htm")) else "md")
     tz = args.tz or os.environ.get("TRACE_AUDIT_TZ") or "UTC"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from datetime import datetime, timezone
 
-from trace_audit.cli.errors import UserError
-from trace_audit.cli.main import add_db_option
+from .errors import UserError
+from .options import add_db_option
 
 
 def parse_ts(text: str | None, what: str) -> datetime | None:
@@ -62,16 +62,16 @@ def register(sub) -> None:
 
 
 def _plan_errors():
-    from trace_audit.queries.config import ConfigError
-    from trace_audit.queries.engine import EngineError
-    from trace_audit.queries.rulefile import RuleLoadError
+    from ..queries.config import ConfigError
+    from ..queries.engine import EngineError
+    from ..queries.rulefile import RuleLoadError
 
     return (ConfigError, EngineError, RuleLoadError)
 
 
 def _run(args) -> int:
-    from trace_audit.queries import db
-    from trace_audit.queries.engines import EngineQueryError, EngineUnavailable, run_rules_on
+    from ..queries.warehouse import db
+    from ..queries.engines import EngineQueryError, EngineUnavailable, run_rules_on
 
     now = parse_ts(args.now, "--now")
     if now is None:
@@ -101,12 +101,12 @@ def _run(args) -> int:
 
 def _list(args) -> int:
     try:
-        from trace_audit.queries.engine import plan_run
+        from ..queries.engine import plan_run
 
         plan = plan_run(args.config, None, args.rules_dir)
     except _plan_errors() as exc:
         raise UserError(str(exc)) from None
-    from trace_audit.queries.rulefile import load_rules
+    from ..queries.rulefile import load_rules
 
     enabled = {r.id for r in plan.rules}
     dirs = [d for d in (plan.config.resolved_rules_dir(), args.rules_dir) if d]
@@ -121,11 +121,11 @@ def _list(args) -> int:
 def _check(args) -> int:
     from pathlib import Path
 
-    from trace_audit.queries.fixtures import discover, run_fixture
-    from trace_audit.queries.rulefile import load_rules
+    from .rule_fixtures import discover, run_fixture
+    from ..queries.rulefile import load_rules
 
     try:
-        from trace_audit.queries.engine import plan_run
+        from ..queries.engine import plan_run
 
         plan = plan_run(args.config, None, args.rules_dir)
     except _plan_errors() as exc:
@@ -143,14 +143,14 @@ def _check(args) -> int:
             res = run_fixture(r.id, f, extra)
             print(f"{'ok     ' if res.ok else 'FAILED '} {r.id}/{f.name}: {res.detail}")
             problems += 0 if res.ok else 1
-    from trace_audit.queries.portable_lint import lint_rules
+    from ..queries.portable_lint import lint_rules
 
     for lint in lint_rules(load_rules(extra)):
         print(f"PORTABLE {lint}")
         problems += 1
     if args.engines:
-        from trace_audit.queries.engines import EngineUnavailable
-        from trace_audit.queries.engines.check import compare_fixtures
+        from ..queries.engines import EngineUnavailable
+        from .engine_check import compare_fixtures
 
         try:
             for c in compare_fixtures([e.strip() for e in args.engines.split(",") if e.strip()], extra,
@@ -164,7 +164,8 @@ def _check(args) -> int:
 
 
 def _diff(args) -> int:
-    from trace_audit.queries import db, runs
+    from ..queries import runs
+    from ..queries.warehouse import db
 
     con = db.connect(args.db, read_only=True, wait_seconds=5)
     try:

@@ -15,11 +15,11 @@ def register(sub) -> None:
 
 def run(args) -> int:
     if args.sql:
-        from trace_audit.queries.db import schema_sql
+        from ..queries.warehouse.db import schema_sql
 
         print(schema_sql())
     else:
-        from trace_audit.ingest.records import json_schema
+        from ..ingest.read.records import json_schema
 
         print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
     return 0

@@ -9,9 +9,9 @@ import signal
 import sys
 import threading
 
-from trace_audit.cli.errors import UserError
-from trace_audit.cli.main import add_db_option
-from trace_audit.cli.net import is_loopback
+from .errors import UserError
+from .options import add_db_option
+from ..dashboard.net import is_loopback
 
 HELP = """Receive traces over OTLP/HTTP (POST /v1/traces, protobuf or JSON, gzip)
 and load them into the warehouse. Point any OpenTelemetry SDK at it:
@@ -48,8 +48,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from trace_audit.ingest.otlp.receiver import Receiver, ReceiverConfig, default_spool_dir
-    from trace_audit.queries.db import default_db_path
+    from ..ingest.receive.receiver import Receiver, ReceiverConfig, default_spool_dir
+    from ..queries.warehouse.db import default_db_path
 
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)

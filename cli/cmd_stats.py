@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from trace_audit.cli.main import add_db_option
+from .options import add_db_option
 
 
 def register(sub) -> None:
@@ -18,7 +18,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from trace_audit.queries import db
+    from ..queries.warehouse import db
 
     con = db.connect(args.db, read_only=True, wait_seconds=5)
     try:

@@ -1,6 +1,6 @@
 """`trace-audit`: the command line.
 
-Each subcommand lives in its own module `trace_audit.cli.cmd_<name>` exposing
+Each subcommand lives in its own module `cmd_<name>` beside this one, exposing
 `register(subparsers)`; this file only assembles them and turns failures into
 one readable line (set TRACE_AUDIT_DEBUG=1 for the traceback).
 
@@ -13,22 +13,20 @@ error (a bug: please report it).
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 
-from trace_audit.cli.errors import UserError
-from trace_audit.queries.db import DatabaseError, default_db_path, is_interrupt
+from . import (cmd_dashboard, cmd_demo, cmd_explain, cmd_export, cmd_findings, cmd_ingest, cmd_report,
+               cmd_rules, cmd_schema, cmd_serve_otlp, cmd_stats)
+from .errors import UserError
+from ..queries.warehouse.db import DatabaseError, is_interrupt
 
-COMMANDS = ["ingest", "stats", "schema", "demo", "rules", "findings", "explain", "dashboard", "report", "serve_otlp", "export"]
+# In the order `--help` lists them.
+COMMANDS = [cmd_ingest, cmd_stats, cmd_schema, cmd_demo, cmd_rules, cmd_findings, cmd_explain, cmd_dashboard, cmd_report,
+            cmd_serve_otlp, cmd_export]
 
 EPILOG = """exit codes: 0 ok, 1 findings/quarantine when asked to fail on them, 2 input or usage problem, 70 internal error.
 database: --db PATH, else $TRACE_AUDIT_DB, else ./trace_audit.duckdb"""
-
-
-def add_db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, metavar="PATH",
-                        help=f"warehouse file (default: $TRACE_AUDIT_DB or ./trace_audit.duckdb; now {default_db_path()})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,13 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"trace_audit.cli.cmd_{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"trace_audit.cli.cmd_{name}":
-                continue  # not built yet
-            raise
+    for module in COMMANDS:
         module.register(sub)
     return parser
 

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trace_audit.dashboard import auth, context, data
-from trace_audit.queries import db
+# Streamlit runs this file as a script, with no parent package; naming it lets the file
+# import its neighbours relatively (so the imports resolve for tools reading the checkout too).
+__package__ = "trace_audit.dashboard"
+
+from . import auth, context, data
+from ..queries.warehouse import db
 
 st.set_page_config(page_title="trace-audit", page_icon=":material/fact_check:", layout="wide")
 auth.gate()  # stops this run here until the session has signed in (when access is guarded)

@@ -26,7 +26,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from trace_audit.cli.net import is_loopback
+from .net import is_loopback
 
 MODE_ENV = "TRACE_AUDIT_DASHBOARD_AUTH"
 PASSWORD_ENV = "TRACE_AUDIT_DASHBOARD_PASSWORD"

@@ -9,11 +9,11 @@ from datetime import datetime
 import pandas as pd
 import streamlit as st
 
-from trace_audit.dashboard import sidebar
-from trace_audit.dashboard.analysis import fmt_ts
-from trace_audit.dashboard.data import Warehouse
-from trace_audit.queries import dashboard_queries as dq
-from trace_audit.queries import db
+from . import sidebar
+from .analysis import fmt_ts
+from .data import Warehouse
+from ..queries import dashboard_queries as dq
+from ..queries.warehouse import db
 
 KEY = "_ta_context"
 

@@ -25,8 +25,8 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
-from trace_audit.queries import dashboard_queries as dq
-from trace_audit.queries import db
+from ..queries import dashboard_queries as dq
+from ..queries.warehouse import db
 
 WAIT_SECONDS = 2.0
 LAST_KEY = "_ta_last_db_key"

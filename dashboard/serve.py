@@ -16,8 +16,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from trace_audit.cli.net import is_loopback
-from trace_audit.dashboard import auth
+from .net import is_loopback
+from . import auth
 
 
 def app_path() -> str:

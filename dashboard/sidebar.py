@@ -15,7 +15,7 @@ from datetime import date, timedelta
 import pandas as pd
 import streamlit as st
 
-from trace_audit.queries import dashboard_queries as dq
+from ..queries import dashboard_queries as dq
 
 ALL = "(all)"
 DEFAULT_DAYS = 7

@@ -42,9 +42,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from trace_audit.ingest.redaction import RedactionConfig
-
-from trace_audit.queries.rulefile import Severity
+from .rulefile import Severity
 
 DEFAULT_CONFIG_NAME = "trace-audit.toml"
 
@@ -110,8 +108,9 @@ class Config(_Strict):
     argument_bounds: list[ArgumentBound] = Field(
         default_factory=lambda: [ArgumentBound(tool="^search", arg="top_k", min=1, max=20, required=False)])
     linking: Linking = Field(default_factory=Linking)
-    # Read at ingest, not by the rules: kept out of the rule-run digest.
-    redaction: RedactionConfig = Field(default_factory=RedactionConfig)
+    # Read at ingest, not by the rules: kept out of the rule-run digest. Typed by the room that uses it
+    # (ingest/redact/settings.py), so the rules' config does not depend on ingest.
+    redaction: dict[str, Any] = Field(default_factory=dict)
     base_dir: str | None = Field(None, exclude=True)
 
     def digest(self) -> str:
@@ -135,10 +134,11 @@ class Config(_Strict):
         return str(p)
 
 
-def _explain(exc: ValidationError, where: str) -> str:
+def explain_validation(exc: ValidationError, where: str, prefix: str = "") -> str:
+    """One line per pydantic error: the dotted path (after `prefix`) and what is allowed."""
     lines = []
     for e in exc.errors():
-        path = ".".join(str(x) for x in e["loc"])
+        path = prefix + ".".join(str(x) for x in e["loc"])
         if e["type"] == "extra_forbidden":
             lines.append(f"{where}: unknown key {path!r}; check the spelling (see docs/rules.md for the keys)")
         else:
@@ -150,7 +150,7 @@ def parse_config(data: dict[str, Any], where: str = DEFAULT_CONFIG_NAME, base_di
     try:
         cfg = Config.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(_explain(exc, where)) from None
+        raise ConfigError(explain_validation(exc, where)) from None
     cfg.base_dir = base_dir
     return cfg
 

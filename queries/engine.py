@@ -1,6 +1,6 @@
 """The rule engine: run the catalogue over the warehouse, store the run and its findings.
 
-    from trace_audit.queries.engine import run_rules
+    from .engine import run_rules
     result = run_rules(con, now=datetime(...), rule_ids=None, config=None)
 
 Order of work:
@@ -29,10 +29,10 @@ from typing import Any
 
 import duckdb
 
-from trace_audit.queries import db
-from trace_audit.queries.config import Config, ConfigError, load_config
-from trace_audit.queries.lexicon import compile_lexicon
-from trace_audit.queries.rulefile import GLOBAL_PARAMS, Rule, RuleLoadError, load_rules
+from .warehouse import db
+from .config import Config, ConfigError, load_config
+from .lexicon import compile_lexicon
+from .rulefile import GLOBAL_PARAMS, Rule, RuleLoadError, load_rules
 
 STANDARD_COLUMNS = ("task_id", "conversation_id", "user_id", "seq", "event_time")
 _TEMPLATE_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -284,7 +284,7 @@ def _stage_rule(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
 
 
 def _stage_python(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
-    from trace_audit.queries.python_turns import iter_turns
+    from .python_turns import iter_turns
 
     rows = []
     for turn in iter_turns(con):
@@ -384,7 +384,7 @@ def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | N
 
 def cleanup(con: duckdb.DuckDBPyConnection) -> None:
     """Drop the temp tables a run leaves on the connection."""
-    from trace_audit.queries.rulefile import builtin_rules_dir
+    from .rulefile import builtin_rules_dir
 
     models = [p.stem.lstrip("_") for p in builtin_rules_dir().glob("_*.sql")]
     for name in ("_ta_stage", "_ta_out", "argument_bounds", *models):

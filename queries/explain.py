@@ -16,9 +16,9 @@ from typing import Any
 
 import duckdb
 
-from trace_audit.queries.engine import execute_plan, plan_run
-from trace_audit.queries.rulefile import SEVERITY_RANK
-from trace_audit.queries.runs import _dicts, resolve_run
+from .engine import execute_plan, plan_run
+from .rulefile import SEVERITY_RANK
+from .runs import _dicts, resolve_run
 
 
 class TaskNotFound(Exception):

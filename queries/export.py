@@ -17,7 +17,7 @@ from pathlib import Path
 
 import duckdb
 
-from trace_audit.queries.engines.base import RULE_TABLES
+from .engines.base import RULE_TABLES
 
 # The UTC day a row belongs to (its partition).
 DAY_OF = {
@@ -74,7 +74,7 @@ def load_into_clickhouse(con: duckdb.DuckDBPyConnection, target, replace: bool =
     emptied first): MergeTree does not replace rows by key, so loading twice
     would double every finding.
     """
-    from trace_audit.queries.engines.clickhouse_family import ddl, quote
+    from .engines.clickhouse_family import ddl, quote
 
     counts = {}
     for table in RULE_TABLES:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from trace_audit.queries.config import Config
+from .config import Config
 
 LEXICON_FILE = Path(__file__).resolve().parent / "lexicon" / "claims.toml"
 LISTS = ("claim", "honest", "cue", "not_started", "not_created")

@@ -19,7 +19,7 @@ from pathlib import Path
 import sqlglot
 from sqlglot import exp
 
-from trace_audit.queries.rulefile import split_header
+from .rulefile import split_header
 
 ROW_NUMBER_FIX = ("wrap the query in a subquery that computes row_number() OVER (PARTITION BY ... ORDER BY ...) "
                   "AS rn and filter WHERE rn = 1 outside it")
@@ -110,7 +110,7 @@ _WAREHOUSE_COLUMNS: dict[str, set[str]] | None = None
 def _warehouse_columns() -> dict[str, set[str]]:
     global _WAREHOUSE_COLUMNS
     if _WAREHOUSE_COLUMNS is None:
-        from trace_audit.queries import db
+        from .warehouse import db
 
         con = db.connect(":memory:")
         try:
@@ -199,7 +199,7 @@ def _mark_keyword_lines(tree: exp.Expression, sql: str) -> None:
     # n-th INTERVAL keyword in the code (comments and strings blanked) for the n-th such node.
     import re
 
-    from trace_audit.queries.rulefile import _strip_sql_noise
+    from .rulefile import _strip_sql_noise
 
     clean = _strip_sql_noise(sql)
     lines = [clean.count("\n", 0, m.start()) + 1 for m in re.finditer(r"(?i)\bINTERVAL\b", clean)]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from trace_audit.queries.rulefile import Rule, RuleHeader, RuleLoadError
+from .rulefile import Rule, RuleHeader, RuleLoadError
 
 
 def load_python_rule(path: Path) -> Rule:

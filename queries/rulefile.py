@@ -264,7 +264,7 @@ def builtin_rules_dir() -> Path:
 
 def load_rules(extra_dirs: list[str | Path] | None = None) -> list[Rule]:
     """Built-in rules, then user rules (`.sql` and `.py`) from extra_dirs; ids must be unique."""
-    from trace_audit.queries.python_rules import load_python_rule
+    from .python_rules import load_python_rule
 
     rules: list[Rule] = []
     dirs = [builtin_rules_dir()] + [Path(d) for d in (extra_dirs or [])]

@@ -39,7 +39,7 @@ def warehouse():
     its own input file into the folder), to keep those tests fast: (connection, folder)."""
     import tempfile
 
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
 
     with tempfile.TemporaryDirectory() as tmp:
         con = db.connect(str(Path(tmp) / "w.duckdb"))

@@ -37,12 +37,12 @@ def build_sample_db(db_path: str, workdir: Path) -> str:
         out = workdir / "sample"
         subprocess.run([sys.executable, str(SAMPLE / "generate.py"), "--out", str(out)], check=True,
                        capture_output=True)
-        from trace_audit.ingest.loader import ingest
+        from trace_audit.ingest.load.loader import ingest
 
         ingest([str(out / "seed004"), str(out / "seed001")], db_path, tz=TZ, progress=False)
         labels = out / "labels" / "turn_labels.csv"
         if engine_available():
-            from trace_audit.queries import db
+            from trace_audit.queries.warehouse import db
             from trace_audit.queries.engine import run_rules
 
             con = db.connect(db_path)
@@ -56,7 +56,7 @@ def build_sample_db(db_path: str, workdir: Path) -> str:
 
 
 def _stand_in_findings(db_path: str, labels: Path) -> None:
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
 
     rows = []
     with open(labels, newline="", encoding="utf-8") as fh:

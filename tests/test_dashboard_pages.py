@@ -188,7 +188,7 @@ def test_missing_database_is_a_friendly_note(monkeypatch, tmp_path):
 
 
 def test_empty_database_says_what_to_run(monkeypatch, tmp_path):
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
 
     path = str(tmp_path / "empty.duckdb")
     db.connect(path).close()
@@ -197,7 +197,7 @@ def test_empty_database_says_what_to_run(monkeypatch, tmp_path):
 
 
 def test_no_rule_run_yet(monkeypatch, tmp_path):
-    from trace_audit.ingest.loader import ingest
+    from trace_audit.ingest.load.loader import ingest
 
     path = str(tmp_path / "norules.duckdb")
     line = ('{"record": "task", "task_id": "t1", "user_id": "u1", "started_at": "2026-11-16T09:00:00Z", '
@@ -209,7 +209,7 @@ def test_no_rule_run_yet(monkeypatch, tmp_path):
 
 
 def test_busy_database_is_a_note_not_a_traceback(monkeypatch, tmp_path):
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
 
     path = str(tmp_path / "busy.duckdb")
     db.connect(path).close()

@@ -14,7 +14,8 @@ import pytest
 
 from dashboard_support import TZ, build_sample_db
 from trace_audit.queries import dashboard_queries as dq
-from trace_audit.queries import db, report
+from trace_audit.queries.warehouse import db
+from trace_audit.dashboard import report
 
 REFERENCE = Path(__file__).parent / "fixtures" / "dashboard_reference"
 NONDETERMINISTIC = {"example"}  # any_value(): any member of the group is right

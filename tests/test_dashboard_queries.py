@@ -11,7 +11,7 @@ import pytest
 
 from trace_audit.dashboard import analysis, verdict
 from trace_audit.queries import dashboard_queries as dq
-from trace_audit.queries import db
+from trace_audit.queries.warehouse import db
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_filters_bounds_in_local_time():
 
 
 def test_search_text_is_bound_not_spliced(tmp_path):
-    from trace_audit.ingest.loader import ingest
+    from trace_audit.ingest.load.loader import ingest
 
     path = str(tmp_path / "w.duckdb")
     (tmp_path / "t.jsonl").write_text(

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from trace_audit.cli.main import main
-from trace_audit.queries import db, runs
+from trace_audit.queries import runs
+from trace_audit.queries.warehouse import db
 from trace_audit.queries.config import ConfigError, load_config, parse_config
 from trace_audit.queries.engine import run_rules
 from trace_audit.queries.rulefile import RuleLoadError, load_rule_file
@@ -22,7 +23,7 @@ FIX = Path(__file__).resolve().parent.parent / "queries" / "rules" / "fixtures"
 @pytest.fixture
 def warehouse(db_path, tmp_path):
     """All said_but_not_done fixtures in one warehouse, ids prefixed per file so they do not collide."""
-    from trace_audit.ingest.loader import ingest
+    from trace_audit.ingest.load.loader import ingest
 
     out = tmp_path / "all.jsonl"
     lines = []

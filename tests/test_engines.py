@@ -17,13 +17,13 @@ import pytest
 
 pytest.importorskip("chdb")
 
-from trace_audit.ingest.loader import ingest  # noqa: E402
-from trace_audit.queries import db  # noqa: E402
+from trace_audit.ingest.load.loader import ingest  # noqa: E402
+from trace_audit.queries.warehouse import db  # noqa: E402
 from trace_audit.queries.config import parse_config  # noqa: E402
 from trace_audit.queries.engines import run_rules_on  # noqa: E402
-from trace_audit.queries.engines.check import compare_fixtures, load_fixture  # noqa: E402
+from trace_audit.cli.engine_check import compare_fixtures, load_fixture  # noqa: E402
 from trace_audit.queries.engines.chdb_engine import ChdbEngine  # noqa: E402
-from trace_audit.queries.fixtures import DEFAULT_NOW, discover  # noqa: E402
+from trace_audit.cli.rule_fixtures import DEFAULT_NOW, discover  # noqa: E402
 from trace_audit.queries.rulefile import load_rules  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("chdb")
 
 from trace_audit.cli.main import build_parser, main  # noqa: E402
-from trace_audit.ingest.loader import ingest  # noqa: E402
+from trace_audit.ingest.load.loader import ingest  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_data"
 

@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("chdb")
 
-from trace_audit.ingest.loader import ingest  # noqa: E402
-from trace_audit.queries import db  # noqa: E402
+from trace_audit.ingest.load.loader import ingest  # noqa: E402
+from trace_audit.queries.warehouse import db  # noqa: E402
 from trace_audit.queries.engines import EngineUnavailable, engine_sql, open_engine, run_rules_on  # noqa: E402
 from trace_audit.queries.engines import transpile as tp  # noqa: E402
 from trace_audit.queries.engines.chdb_engine import ChdbEngine  # noqa: E402

@@ -16,8 +16,8 @@ pytest.importorskip("pyspark")
 if shutil.which("java") is None:
     pytest.skip("Spark needs Java 17+", allow_module_level=True)
 
-from trace_audit.ingest.loader import ingest  # noqa: E402
-from trace_audit.queries import db  # noqa: E402
+from trace_audit.ingest.load.loader import ingest  # noqa: E402
+from trace_audit.queries.warehouse import db  # noqa: E402
 from trace_audit.queries.engines import run_rules_on  # noqa: E402
 from trace_audit.queries.rulefile import load_rules  # noqa: E402
 

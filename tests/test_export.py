@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from trace_audit.cli.main import main
-from trace_audit.ingest.loader import ingest
-from trace_audit.queries import db
+from trace_audit.ingest.load.loader import ingest
+from trace_audit.queries.warehouse import db
 from trace_audit.queries.engines.base import RULE_TABLES
 from trace_audit.queries.engines.clickhouse_family import ddl
 from trace_audit.queries.export import ExportError, load_into_clickhouse, write_parquet

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from trace_audit.ingest import framing
+from trace_audit.ingest.read import framing
 
 
 def framed(data: bytes, **kw) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:

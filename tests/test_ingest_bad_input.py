@@ -14,8 +14,9 @@ import pytest
 
 from test_ingest_support import (assert_every_line_accounted, audit, counts, error_lines, errors, message, query,
                                  step, stored_lines, task, write_jsonl)
-from trace_audit.ingest import framing, loader
-from trace_audit.ingest.loader import ingest
+from trace_audit.ingest.read import framing
+from trace_audit.ingest.load import loader
+from trace_audit.ingest.load.loader import ingest
 
 
 def test_malformed_json_line_is_quarantined_and_neighbours_load(tmp_path, db_path):
@@ -206,7 +207,7 @@ def test_a_big_line_is_loaded_when_the_limit_is_raised(tmp_path, db_path):
 def test_an_over_long_line_is_skipped_in_bounded_memory(tmp_path):
     """A 150 MB line is never held whole: peak RSS grows by a few read blocks, far less than the line."""
     def peak_rss(path) -> int:
-        code = ("import resource, sys; from trace_audit.ingest.loader import ingest; "
+        code = ("import resource, sys; from trace_audit.ingest.load.loader import ingest; "
                 "s = ingest([sys.argv[1]], sys.argv[2]); assert s.files[0].status == 'loaded', s; "
                 "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
         out = subprocess.run([sys.executable, "-c", code, str(path), str(path) + ".duckdb"],

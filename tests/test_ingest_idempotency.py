@@ -7,10 +7,11 @@ import duckdb
 import pytest
 
 from test_ingest_support import counts, query, step, task, write_jsonl
-from trace_audit.ingest import framing, loader
-from trace_audit.ingest.loader import ingest
-from trace_audit.ingest.readers.field_reader import FieldReader
-from trace_audit.queries import db
+from trace_audit.ingest.read import framing
+from trace_audit.ingest.load import loader
+from trace_audit.ingest.load.loader import ingest
+from trace_audit.ingest.read.field_reader import FieldReader
+from trace_audit.queries.warehouse import db
 
 
 @pytest.fixture(params=["direct", "staged"])
@@ -164,7 +165,7 @@ def test_a_killed_ingest_leaves_nothing(tmp_path, db_path):
     path = write_jsonl(tmp_path / "big.jsonl", [step(f"t{i}", 1) for i in range(20_000)])
     code = (
         "import os, sys, signal\n"
-        "from trace_audit.ingest import loader\n"
+        "from trace_audit.ingest.load import loader\n"
         "def then_die(real):\n"
         "    def write_then_die(con, table, rows):\n"
         "        real(con, table, rows)\n"

@@ -18,8 +18,8 @@ import pytest
 
 from test_ingest_support import fail_third_write, step, task, write_jsonl
 from trace_audit.cli.main import main
-from trace_audit.ingest import framing
-from trace_audit.queries import db
+from trace_audit.ingest.read import framing
+from trace_audit.queries.warehouse import db
 
 
 def _files(tmp_path):
@@ -53,7 +53,8 @@ def test_an_interrupt_mid_file_stops_the_run(tmp_path, monkeypatch, capsys, rais
 SCRIPT = textwrap.dedent("""
     import os, signal, sys, threading
     from trace_audit.cli.main import main
-    from trace_audit.ingest import framing, loader
+    from trace_audit.ingest.read import framing
+    from trace_audit.ingest.load import loader
 
     framing.BLOCK_BYTES = 4096
     real_append, calls = loader._append, []

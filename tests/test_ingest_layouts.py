@@ -9,7 +9,7 @@ import sys
 
 from test_ingest_support import (assert_every_line_accounted, counts, error_lines, message, query, step, task,
                                  write_jsonl)
-from trace_audit.ingest.loader import ingest
+from trace_audit.ingest.load.loader import ingest
 
 CLI = [sys.executable, "-c", "import sys; from trace_audit.cli.main import main; sys.exit(main())"]
 

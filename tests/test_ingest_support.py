@@ -116,7 +116,7 @@ def assert_every_line_accounted(db_path: str, path: Path, shown: str | None = No
 def fail_third_write(monkeypatch, exc: BaseException) -> None:
     """Make the loader's third plain append of a run raise `exc` (after two frames were written).
     With framing.BLOCK_BYTES made small, that lands in the middle of a file."""
-    from trace_audit.ingest import loader
+    from trace_audit.ingest.load import loader
 
     real_append, calls = loader._append, []
 

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 import pytest
 
 from test_ingest_support import query, step, task, write_jsonl
-from trace_audit.ingest.loader import ingest
+from trace_audit.ingest.load.loader import ingest
 
 UTC = timezone.utc
 
@@ -81,7 +81,7 @@ def test_impossible_times_are_quarantined_not_crashing(tmp_path, db_path, bad):
 def test_the_warehouse_shows_utc(tmp_path, db_path):
     path = write_jsonl(tmp_path / "t.jsonl", [step(1, 1, create_time="2026-11-08 08:00:00")])
     ingest([str(path)], db_path, tz="Asia/Shanghai")
-    from trace_audit.queries import db
+    from trace_audit.queries.warehouse import db
 
     con = db.connect(db_path, read_only=True)
     try:
@@ -94,7 +94,7 @@ def test_the_process_tz_does_not_change_results(tmp_path):
     path = write_jsonl(tmp_path / "t.jsonl", [task(1, create_time="2026-11-08 08:00:00"),
                                               task(2, create_time="2026-11-08T08:00:00+09:00"),
                                               task(3, create_time=1794124800)])
-    code = ("import sys; from trace_audit.ingest.loader import ingest; "
+    code = ("import sys; from trace_audit.ingest.load.loader import ingest; "
             "ingest([sys.argv[1]], sys.argv[2], tz='Asia/Shanghai')")
     results = []
     for zone in ("UTC", "America/New_York", "Pacific/Kiritimati"):

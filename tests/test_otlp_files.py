@@ -12,8 +12,8 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 
 from test_otlp_support import finished_spans, request_of, sample_turns
-from trace_audit.ingest.loader import ingest
-from trace_audit.queries import db
+from trace_audit.ingest.load.loader import ingest
+from trace_audit.queries.warehouse import db
 
 REAL = Path("/work/shared/real_traces/otlp_proto_examples")
 TASK_COLS = "task_id, status, goal, final_answer, conversation_id, user_id, agent_version, model, total_steps, success_steps, started_at, finished_at"
@@ -112,7 +112,7 @@ def test_big_requests_among_other_records_keep_their_lines(tmp_path):
     # Requests of ~2 MB: the decoder cuts such a frame into batches by size (so that
     # DuckDB reads it on every thread); each record must still get its own kind and line.
     from test_ingest_support import task
-    from trace_audit.ingest.decoder import SCAN_BATCH_BYTES, _chunked
+    from trace_audit.ingest.read.decoder import SCAN_BATCH_BYTES, _chunked
 
     def padded(turn) -> str:
         doc = to_otlp_json(request_of(finished_spans([turn])))

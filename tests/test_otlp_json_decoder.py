@@ -19,8 +19,8 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from trace_audit.ingest.otlp.json_sql import decode_requests
-from trace_audit.ingest.otlp.spans import SpanBatch, add_request
+from trace_audit.ingest.read.otlp.json_sql import decode_requests
+from trace_audit.ingest.read.otlp.spans import SpanBatch, add_request
 
 JSON_COLUMNS = ("attributes", "resource", "events")
 
@@ -175,7 +175,7 @@ def test_what_sdks_and_the_collector_write_is_read_by_the_lean_query_alone():
     from google.protobuf.json_format import MessageToDict
 
     from test_otlp_support import finished_spans, request_of, sample_turns
-    from trace_audit.ingest.otlp import json_sql
+    from trace_audit.ingest.read.otlp import json_sql
 
     lines = [json.dumps(MessageToDict(request_of(finished_spans([turn])))) for turn in sample_turns()]
     records = pa.table({"line": pa.array(range(1, len(lines) + 1), pa.int64()), "raw": pa.array(lines, pa.string())})

@@ -30,8 +30,8 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyVa
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from test_otlp_support import finished_spans, request_of, sample_turns
-from trace_audit.ingest.otlp import proto, proto_wire
-from trace_audit.ingest.otlp.spans import SpanBatch
+from trace_audit.ingest.read.otlp import proto, proto_wire
+from trace_audit.ingest.read.otlp.spans import SpanBatch
 
 REAL = Path("/work/shared/real_traces/otlp_proto_examples")
 TEXTS = ["", "x", "日本 ✓", 'quote " and \\ back', "line\nbreak\r\ttab", "\x00\x01\x1f\x7f ctl", "\b\f",

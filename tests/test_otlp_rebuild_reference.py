@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from trace_audit.ingest.loader import ingest
-from trace_audit.ingest.otlp.mapping import Span, rows
-from trace_audit.queries import db
+from trace_audit.ingest.load.loader import ingest
+from otlp_mapping_reference import Span, rows
+from trace_audit.queries.warehouse import db
 
 S = 1_794_000_000_000_000_000
 RESULTS = ['{"success": true, "verified": true, "attempts": 2}', '{"ok": false, "message": "conflict"}',

@@ -22,8 +22,8 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.sdk.trace.export import SpanExportResult
 
 from test_otlp_support import finished_spans, request_of, sample_turns
-from trace_audit.ingest.otlp.receiver import Receiver, ReceiverConfig
-from trace_audit.queries import db
+from trace_audit.ingest.receive.receiver import Receiver, ReceiverConfig
+from trace_audit.queries.warehouse import db
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from trace_audit.ingest.loader import ingest
+from trace_audit.ingest.load.loader import ingest
 from trace_audit.queries import dashboard_queries as dq
-from trace_audit.queries import db
+from trace_audit.queries.warehouse import db
 from trace_audit.queries.engine import run_rules
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_data"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import stat
 
-from trace_audit.ingest.otlp import spool as spool_mod
-from trace_audit.ingest.otlp.spool import Spool
+from trace_audit.ingest.receive import spool as spool_mod
+from trace_audit.ingest.receive.spool import Spool
 
 
 def test_a_backlog_becomes_many_bounded_segments(tmp_path, monkeypatch):

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from trace_audit.ingest.pipeline import ahead
+from trace_audit.ingest.load.pipeline import ahead
 
 
 def test_items_arrive_in_order_and_all_of_them():
@@ -59,8 +59,9 @@ def test_a_write_that_fails_mid_file_rolls_the_file_back_and_the_next_file_loads
     import duckdb
 
     from test_ingest_support import fail_third_write, step, task, write_jsonl
-    from trace_audit.ingest import framing, loader
-    from trace_audit.queries import db
+    from trace_audit.ingest.read import framing
+    from trace_audit.ingest.load import loader
+    from trace_audit.queries.warehouse import db
 
     monkeypatch.setattr(framing, "BLOCK_BYTES", 4096)  # many frames per file
     bad = write_jsonl(tmp_path / "a.jsonl", [step(f"a{i // 4}", i % 4 + 1) for i in range(400)])

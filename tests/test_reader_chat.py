@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from golden_support import check_golden, golden_cases, query
-from trace_audit.ingest.loader import ingest
+from trace_audit.ingest.load.loader import ingest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GOLDEN = FIXTURES / "golden"

@@ -9,7 +9,7 @@ import duckdb
 import pytest
 
 from golden_support import GOLDEN, check_golden, golden_cases
-from trace_audit.ingest.loader import ingest
+from trace_audit.ingest.load.loader import ingest
 
 
 

@@ -8,7 +8,7 @@ import tomllib
 
 import pytest
 
-from trace_audit.ingest.redaction import (
+from trace_audit.ingest.redact.redaction import (
     KEY_ENV,
     RedactionConfig,
     RedactionConfigError,
@@ -146,7 +146,7 @@ def test_in_memory_database_gets_a_throwaway_key():
 
 
 def test_every_rule_can_be_switched_off():
-    from trace_audit.ingest.redaction import default_rules
+    from trace_audit.ingest.redact.redaction import default_rules
 
     names = tuple(r.name for r in default_rules().patterns)
     cfg = load_redaction_config({"disable_rules": list(names), "keep_field_names": ["password"]})
@@ -171,8 +171,8 @@ def test_key_file_follows_the_connection_when_no_path_is_given(tmp_path):
 def test_redact_decoded_is_one_call_for_the_loader():
     import pyarrow as pa
 
-    from trace_audit.ingest.readers.base import Decoded
-    from trace_audit.ingest.redaction import RedactionReport, redact_decoded
+    from trace_audit.ingest.read.base import Decoded
+    from trace_audit.ingest.redact.redaction import RedactionReport, redact_decoded
 
     decoded = Decoded(tables={"messages": pa.table({"message_id": ["m1"], "content": ["mail a@example.com"]})},
                       errors=[(3, '{"x": "b@example.com"}', "unrecognised record")])

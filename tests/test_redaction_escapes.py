@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-from trace_audit.ingest.redaction import (
+from trace_audit.ingest.redact.redaction import (
     _ESCAPED_ASCII,
     RedactionConfig,
     RedactionConfigError,
@@ -230,7 +230,7 @@ def test_escape_tolerant_examples(prefilter, text):
     r"EMP[[:digit:]]{6}", r"\pN{6}", r"ab\z", r"\x{41}B", r"a{,3}b", r"(?U)a+b", r"(a)\1",
 ])
 def test_syntax_python_reads_differently_is_not_rewritten(prefilter):
-    from trace_audit.ingest.redaction import _NotTolerable
+    from trace_audit.ingest.redact.redaction import _NotTolerable
 
     with pytest.raises(_NotTolerable):
         escape_tolerant(prefilter)

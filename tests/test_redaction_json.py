@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from trace_audit.ingest.redaction import RedactionConfig, RedactionReport, Redactor, _Counter
+from trace_audit.ingest.redact.redaction import RedactionConfig, RedactionReport, Redactor, _Counter
 
 KEY = b"json-test-key-0123456789"
 
@@ -137,7 +137,7 @@ def test_hostile_depth_does_not_crash_and_keeps_nothing(redactor):
 def test_escaped_json_text_does_not_hide_values_from_the_vectorised_gate():
     import pyarrow as pa
 
-    from trace_audit.ingest.redaction import redact_tables
+    from trace_audit.ingest.redact.redaction import redact_tables
 
     # Producers escape slashes (PHP), tabs and newlines; the decoded strings hold the secrets.
     docs = [

@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from trace_audit.ingest.redaction import (
+from trace_audit.ingest.redact.redaction import (
     TOKEN_RE,
     RedactionConfig,
     Redactor,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from trace_audit.ingest.redaction import RedactionConfig, Redactor
-from trace_audit.queries import db
+from trace_audit.ingest.redact.redaction import RedactionConfig, Redactor
+from trace_audit.queries.warehouse import db
 from trace_audit.queries.engine import run_rules
 
 from test_redaction_warehouse import _load, _survivors

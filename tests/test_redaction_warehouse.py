@@ -14,11 +14,12 @@ import json
 import pyarrow as pa
 import pytest
 
-from trace_audit.ingest import loader
-from trace_audit.ingest.decoder import Decoder
-from trace_audit.ingest.framing import frames
-from trace_audit.ingest.readers.registry import AFTER_FILE, BINARY_SNIFFERS
-from trace_audit.ingest.redaction import (
+from trace_audit.ingest.load import loader
+from trace_audit.ingest.read.decoder import Decoder
+from trace_audit.ingest.read.framing import frames
+from trace_audit.ingest.load.loader import AFTER_FILE
+from trace_audit.ingest.read.registry import BINARY_SNIFFERS
+from trace_audit.ingest.redact.redaction import (
     JSON_COLUMNS,
     TEXT_COLUMNS,
     USER_ID_COLUMNS,
@@ -29,7 +30,7 @@ from trace_audit.ingest.redaction import (
     redact_tables,
     redaction_report,
 )
-from trace_audit.queries import db
+from trace_audit.queries.warehouse import db
 
 KEY = b"warehouse-test-key-0123456789"
 
@@ -256,7 +257,7 @@ def test_dry_run_counts_equal_real_counts_and_change_nothing(inputs):
 
 
 def test_redaction_report_over_files_matches_the_real_ingest_and_writes_nothing(inputs, tmp_path):
-    from trace_audit.ingest.redaction import dry_run
+    from trace_audit.ingest.redact.redaction import dry_run
 
     before = sorted(p.name for p in tmp_path.iterdir())
     report = dry_run(inputs, RedactionConfig(), tz="Asia/Shanghai")

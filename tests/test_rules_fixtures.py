@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trace_audit.queries.fixtures import discover, run_fixture
+from trace_audit.cli.rule_fixtures import discover, run_fixture
 from trace_audit.queries.rulefile import load_rules
 
 RULES = [r for r in load_rules() if not r.is_model]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from trace_audit.queries import db
+from trace_audit.queries.warehouse import db
 from trace_audit.queries.engine import run_rules
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_data"
@@ -32,7 +32,7 @@ def _key(task_id: str | None, message_id: str | None) -> str:
 def scored(tmp_path_factory):
     if not LABELS.exists():
         pytest.skip("sample_data/labels/turn_labels.csv not generated")
-    from trace_audit.ingest.loader import ingest
+    from trace_audit.ingest.load.loader import ingest
 
     path = str(tmp_path_factory.mktemp("labelled") / "w.duckdb")
     ingest([str(SAMPLE / "seed004"), str(SAMPLE / "seed001")], path, tz="Asia/Shanghai", progress=False)

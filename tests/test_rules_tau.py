@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from trace_audit.ingest.loader import ingest
-from trace_audit.queries import db
+from trace_audit.ingest.load.loader import ingest
+from trace_audit.queries.warehouse import db
 from trace_audit.queries.engine import run_rules
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real"

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from trace_audit.dashboard import auth
 from trace_audit.dashboard.serve import app_path
-from trace_audit.queries import db
+from trace_audit.queries.warehouse import db
 
 PASSWORD = "correct horse ☃ battery"
 

@@ -28,9 +28,9 @@ from hypothesis import strategies as st
 
 from test_ingest_support import nonblank_lines
 from test_otlp_support import finished_spans, request_of, sample_turns
-from trace_audit.ingest import framing
-from trace_audit.ingest.loader import ingest
-from trace_audit.ingest.otlp.receiver import Receiver, ReceiverConfig, _decode, _Reject
+from trace_audit.ingest.read import framing
+from trace_audit.ingest.load.loader import ingest
+from trace_audit.ingest.receive.receiver import Receiver, ReceiverConfig, _decode, _Reject
 
 REPO = Path(__file__).resolve().parent.parent
 DEEP = 10_000
@@ -200,7 +200,7 @@ def test_files_of_random_or_mutated_bytes_load_or_quarantine(warehouse, data, se
 # ---- gzip bombs and 100 MB lines, in a subprocess so peak RSS is this ingest's own ---------------
 
 # VmHWM, not ru_maxrss: the latter keeps the forking parent's size across exec.
-PEAK = ("import re, sys, json; from trace_audit.ingest.loader import ingest; "
+PEAK = ("import re, sys, json; from trace_audit.ingest.load.loader import ingest; "
         "f = ingest([sys.argv[1]], sys.argv[2]).files[0]; "
         "hwm = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)) * 1024; "
         "print(json.dumps([f.status, f.errors, [r for _, r in f.first_errors], f.counts.get('steps', 0), hwm]))")

@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from trace_audit.dashboard.serve import app_path
-from trace_audit.ingest.loader import ingest
+from trace_audit.ingest.load.loader import ingest
 
 EVIL = "'; DROP TABLE steps; --"
 PAYLOADS = [EVIL, "' OR '1'='1", "%", "_", "\\", '"', "'", "\\'; SELECT 1; --", "t1' --", "%' OR 1=1 --",

@@ -6,7 +6,11 @@ from datetime import datetime, timezone
 import pandas as pd
 import streamlit as st
 
-from trace_audit.dashboard import context, sidebar, verdict
+# Streamlit runs this file as a script, with no parent package; naming it lets the file
+# import its neighbours relatively (so the imports resolve for tools reading the checkout too).
+__package__ = "trace_audit.dashboard.views"
+
+from .. import context, sidebar, verdict
 
 ctx = context.get()
 f = ctx.filters

@@ -2,7 +2,11 @@
 
 import streamlit as st
 
-from trace_audit.dashboard import analysis, charts, context, sidebar
+# Streamlit runs this file as a script, with no parent package; naming it lets the file
+# import its neighbours relatively (so the imports resolve for tools reading the checkout too).
+__package__ = "trace_audit.dashboard.views"
+
+from .. import analysis, charts, context, sidebar
 
 ctx = context.get()
 f = ctx.filters

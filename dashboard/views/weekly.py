@@ -4,8 +4,12 @@ from datetime import timedelta
 
 import streamlit as st
 
-from trace_audit.dashboard import analysis, charts, context, sidebar
-from trace_audit.queries import report
+# Streamlit runs this file as a script, with no parent package; naming it lets the file
+# import its neighbours relatively (so the imports resolve for tools reading the checkout too).
+__package__ = "trace_audit.dashboard.views"
+
+from .. import analysis, charts, context, sidebar
+from .. import report
 
 ctx = context.get()
 f = ctx.filters

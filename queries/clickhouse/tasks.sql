@@ -1,4 +1,4 @@
--- ClickHouse copy of the warehouse table `tasks` (queries/schema.sql is the source of truth;
+-- ClickHouse copy of the warehouse table `tasks` (queries/warehouse/schema.sql is the source of truth;
 -- tests/test_export_clickhouse.py checks that names and types stay in step).
 -- JSON columns are String holding the JSON text; times are UTC microseconds.
 -- A row without a start time lands in the 1970-01-01 partition.

@@ -16,8 +16,8 @@ import uuid
 import duckdb
 import pyarrow as pa
 
-from trace_audit.queries.engines.base import EngineQueryError, EngineUnavailable
-from trace_audit.queries.engines.clickhouse_family import SESSION_SETTINGS, ClickHouseFamily, quote
+from .base import EngineQueryError, EngineUnavailable
+from .clickhouse_family import SESSION_SETTINGS, ClickHouseFamily, quote
 
 
 # chDB runs one embedded server per process, bound to the first data path it was
@@ -76,7 +76,7 @@ class ChdbEngine(ClickHouseFamily):
         return self.query_arrow(f"SELECT count() AS n FROM {quote(table)}").column(0)[0].as_py()
 
     def attach(self, warehouse: duckdb.DuckDBPyConnection) -> None:
-        from trace_audit.queries.export import load_into_clickhouse
+        from ..export import load_into_clickhouse
 
         load_into_clickhouse(warehouse, self, replace=True)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import duckdb
 import pyarrow as pa
 
-from trace_audit.queries.engines.base import RULE_TABLES, EngineQueryError, EngineUnavailable
-from trace_audit.queries.engines.clickhouse_family import SESSION_SETTINGS, ClickHouseFamily, quote
+from .base import RULE_TABLES, EngineQueryError, EngineUnavailable
+from .clickhouse_family import SESSION_SETTINGS, ClickHouseFamily, quote
 
 INSERT_BATCH_ROWS = 500_000
 

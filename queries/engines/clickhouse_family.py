@@ -8,7 +8,7 @@ from importlib import resources
 import pyarrow as pa
 from sqlglot import exp
 
-from trace_audit.queries.engines.base import RULE_TABLES, Engine
+from .base import RULE_TABLES, Engine
 
 # join_use_nulls: a LEFT JOIN miss is NULL (ClickHouse's default is the type's default value,
 # which breaks `coalesce(flag, 0) = 0` and `IS NULL` checks written for DuckDB).

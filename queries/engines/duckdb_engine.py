@@ -6,7 +6,7 @@ from datetime import datetime
 
 import duckdb
 
-from trace_audit.queries import engine as rule_engine
+from .. import engine as rule_engine
 
 
 def run_plan(con: duckdb.DuckDBPyConnection, plan: rule_engine.Plan, since: datetime | None = None,

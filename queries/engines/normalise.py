@@ -20,8 +20,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trace_audit.queries import db
-from trace_audit.queries import engine as rule_engine
+from ..warehouse import db
+from .. import engine as rule_engine
 
 
 def _column(col: pa.ChunkedArray) -> pa.ChunkedArray:

@@ -1,6 +1,6 @@
 """Run the rule catalogue on any engine; findings always land in the DuckDB warehouse.
 
-    from trace_audit.queries.engines import run_rules_on
+    from . import run_rules_on
     result = run_rules_on("chdb", con, now=..., rule_ids=None, config=None)
 
 For an engine other than DuckDB:
@@ -28,26 +28,26 @@ from typing import Any
 
 import duckdb
 
-from trace_audit.queries import db
-from trace_audit.queries import engine as rule_engine
-from trace_audit.queries.engines import transpile as tp
-from trace_audit.queries.engines.base import ENGINE_NAMES, Engine, EngineQueryError, EngineUnavailable, override_path
-from trace_audit.queries.engines.normalise import Reference, arrow_columns, cast_select
-from trace_audit.queries.rulefile import Rule
+from ..warehouse import db
+from .. import engine as rule_engine
+from . import transpile as tp
+from .base import ENGINE_NAMES, Engine, EngineQueryError, EngineUnavailable, override_path
+from .normalise import Reference, arrow_columns, cast_select
+from ..rulefile import Rule
 
 
 def open_engine(name: str, clickhouse_url: str | None = None) -> Engine:
     """A session on engine `name` (not duckdb); raises EngineUnavailable with what to install."""
     if name == "chdb":
-        from trace_audit.queries.engines.chdb_engine import ChdbEngine
+        from .chdb_engine import ChdbEngine
 
         return ChdbEngine()
     if name == "clickhouse":
-        from trace_audit.queries.engines.clickhouse import ClickHouseEngine
+        from .clickhouse import ClickHouseEngine
 
         return ClickHouseEngine(clickhouse_url)
     if name == "spark":
-        from trace_audit.queries.engines.spark import SparkEngine
+        from .spark import SparkEngine
 
         return SparkEngine()
     raise EngineUnavailable(f"unknown engine {name!r}; choose one of {', '.join(ENGINE_NAMES)}")
@@ -196,7 +196,7 @@ def run_rules_on(engine_name: str, con: duckdb.DuckDBPyConnection, now: datetime
     started = datetime.now(timezone.utc)
     plan = rule_engine.plan_run(config, rule_ids, rules_dir, now)
     if engine_name == "duckdb" and engine is None:
-        from trace_audit.queries.engines.duckdb_engine import run_plan
+        from .duckdb_engine import run_plan
 
         return run_plan(con, plan, since=since, until=until, started=started, t0=t0, store=store)
     if engine is not None:

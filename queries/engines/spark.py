@@ -16,7 +16,7 @@ import tempfile
 import duckdb
 import pyarrow as pa
 
-from trace_audit.queries.engines.base import RULE_TABLES, Engine, EngineQueryError, EngineUnavailable
+from .base import RULE_TABLES, Engine, EngineQueryError, EngineUnavailable
 
 _SPARK_TYPES = {"VARCHAR": "string", "JSON": "string", "BOOLEAN": "boolean", "INTEGER": "int", "BIGINT": "bigint",
                 "DOUBLE": "double", "TIMESTAMP WITH TIME ZONE": "timestamp", "TIMESTAMP": "timestamp",
@@ -78,10 +78,10 @@ class SparkEngine(Engine):
 
     def attach(self, warehouse: duckdb.DuckDBPyConnection) -> None:
         if self._scratch:
-            from trace_audit.queries.export import write_parquet
+            from ..export import write_parquet
 
             write_parquet(warehouse, self._scratch, overwrite=True)
-        from trace_audit.queries.export import columns
+        from ..export import columns
 
         for table in RULE_TABLES:
             path = os.path.join(self._dir, table)

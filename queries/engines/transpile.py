@@ -100,7 +100,7 @@ def bind(tree: exp.Expression, params: dict[str, Any], dialect: str) -> exp.Expr
 def bind_text(sql: str, params: dict[str, Any], dialect: str) -> str:
     """Bind `$name` in SQL already written for `dialect` (an override file), whose parser may
     not accept `$name` itself. Placeholders are found outside strings and comments only."""
-    from trace_audit.queries.rulefile import _PARAM, _strip_sql_noise
+    from ..rulefile import _PARAM, _strip_sql_noise
 
     clean = _strip_sql_noise(sql)
     out, pos = [], 0

@@ -1,0 +1,475 @@
+"""The only writer of the warehouse.
+
+For each input file: skip it if its content (sha256) was loaded before,
+stream its frames through the decoder, upsert the rows by key (`INSERT ... BY
+NAME` after deleting the keys being re-sent), record every rejected record in
+`ingest_errors` and the file in `ingest_files`, all in one transaction per
+file. Anything that goes wrong mid-file rolls the whole file back, so the
+database is as it was before that file.
+
+Small files are upserted frame by frame inside that transaction. Files of
+STAGE_MIN_BYTES and more are first appended to temp tables (bounded memory:
+DuckDB keeps a transaction's appended rows in memory until commit, but may
+spill temp tables to disk) and moved in one statement per table inside the
+file's transaction at the end. A file is hashed while it is read unless a
+stored file has the same size (then it may be a repeat and is hashed first).
+
+Keys: tasks(task_id), steps(task_id, seq), messages(message_id),
+audit_logs(audit_id). Within one file the last record with a key wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import sys
+import uuid
+from contextlib import closing
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Protocol
+
+import duckdb
+import pyarrow as pa
+
+from ..read.decoder import Decoder
+from ..read.framing import DEFAULT_MAX_RECORD_BYTES, frames
+from .pipeline import ahead
+from ..read.base import TABLES
+from ..read.registry import BINARY_SNIFFERS
+from .otlp_rebuild import OtlpTraceRebuild
+from ..redact.redaction import RedactionConfig, RedactionReport, Redactor, redact_decoded
+from ..read.sources import Source, expand
+from ...queries.warehouse import db
+
+KEYS = {
+    "tasks": ("task_id",),
+    "steps": ("task_id", "seq"),
+    "messages": ("message_id",),
+    "audit_logs": ("audit_id",),
+}
+PROGRESS_MIN_BYTES = 4 * 1024 * 1024
+# Files from this size on are staged (bounded memory); smaller ones are
+# upserted frame by frame inside their transaction (faster).
+STAGE_MIN_BYTES = 512 * 1024 * 1024  # a 400 MB file upserted directly peaks near 0.8 GB RSS
+# The warehouse connection's memory cap while ingesting: staged rows beyond it
+# spill to DuckDB's temp directory next to the database.
+INGEST_MEMORY_LIMIT = "1GB"
+
+
+class AfterFile(Protocol):
+    """A step run once a file's rows are in, inside the file's transaction.
+
+    For readers that store raw rows first and derive warehouse rows from all
+    stored raw rows (OTLP spans -> tasks/steps/messages), so that data split
+    over files and arriving in any order gives the same result.
+    """
+
+    name: str
+    raw_tables: dict[str, tuple[str, ...]]  # raw tables it owns, with their keys
+
+    def after_file(self, con, loaded: dict[str, pa.Table]) -> dict[str, int]:
+        """`loaded`: the keys of the raw rows this file upserted. Returns rows written per table."""
+        ...
+
+
+# The derivations the loader runs itself, inside each file's transaction (the readers only
+# store raw rows): OTLP spans -> tasks, steps and messages.
+AFTER_FILE: list[AfterFile] = [OtlpTraceRebuild()]
+for _hook in AFTER_FILE:
+    KEYS.update(_hook.raw_tables)
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: str  # loaded | already_loaded | failed
+    sha256: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+    errors: int = 0
+    formats: list[str] = field(default_factory=list)
+    message: str = ""
+    first_errors: list[tuple[int, str]] = field(default_factory=list)  # (line, reason), a few for the summary
+    redaction: RedactionReport = field(default_factory=RedactionReport)
+
+
+@dataclass
+class IngestSummary:
+    files: list[FileResult] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[FileResult]:
+        return [f for f in self.files if f.status == "failed"]
+
+    @property
+    def quarantined(self) -> int:
+        return sum(f.errors for f in self.files)
+
+    def totals(self) -> dict[str, int]:
+        out = {t: 0 for t in TABLES}
+        for f in self.files:
+            for t, n in f.counts.items():
+                out[t] = out.get(t, 0) + n
+        out["ingest_errors"] = self.quarantined
+        return out
+
+
+def sha256_of(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(4 * 1024 * 1024), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def ingest(
+    paths: list[str],
+    db_path: str | None = None,
+    *,
+    tz: str = "UTC",
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    progress: bool | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    redaction: RedactionConfig | None = None,
+) -> IngestSummary:
+    """Load every file under `paths`; returns what happened to each.
+
+    Personal data is redacted before anything is written (on by default; see
+    `ingest/redact/redaction.py`); pass `RedactionConfig(enabled=False)` to turn it off.
+    """
+    sources, skipped = expand(paths)
+    summary = IngestSummary(skipped=skipped)
+    decoder = Decoder(tz)  # raises ValueError on an unknown time zone, before anything is written
+    own = con is None
+    if own:
+        con = db.connect(db_path)
+    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would write to stdout
+    if own:
+        con.execute(f"SET memory_limit = '{INGEST_MEMORY_LIMIT}'")
+    try:
+        redactor = Redactor.for_database(redaction or RedactionConfig(), db_path, con=con)
+        for source in sources:
+            summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress, redactor))
+    finally:
+        decoder.close()
+        if own:
+            con.close()
+        for source in sources:
+            if source.shown == "<stdin>":
+                os.unlink(source.path)
+    return summary
+
+
+class _HashingReader(io.RawIOBase):
+    """Hashes the bytes of a file as the framing reads them (saves a second pass)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.sha = hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:  # type: ignore[override]
+        n = self.inner.readinto(b)
+        if n:
+            self.sha.update(memoryview(b)[:n])
+        return n or 0
+
+    def finish(self) -> str:
+        """Hash the rest of the file (a reader may stop early) and return the digest."""
+        for block in iter(lambda: self.inner.read(4 * 1024 * 1024), b""):
+            self.sha.update(block)
+        return self.sha.hexdigest()
+
+
+def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, progress: bool | None,
+                redactor: Redactor | None = None) -> FileResult:
+    if source.problem:
+        return FileResult(source.shown, "failed", message=source.problem)
+    try:
+        size = os.path.getsize(source.path)
+        # Same content means same size: only when a stored file has this size
+        # can this one be a repeat, and only then is it hashed before reading.
+        maybe_seen = con.execute("SELECT 1 FROM ingest_files WHERE size_bytes = ? LIMIT 1", [size]).fetchall()
+        digest = sha256_of(source.path) if maybe_seen else ""
+    except OSError as exc:
+        return FileResult(source.shown, "failed", message=f"{source.shown}: cannot read: {exc.strerror or exc}")
+    except duckdb.Error as exc:  # the connection was invalidated by an earlier file's fatal error (disk full)
+        return FileResult(source.shown, "failed", message=f"{source.shown}: nothing from this file was stored: "
+                                                          f"{_plain(exc)}")
+    if digest:
+        seen = con.execute(
+            "SELECT path, ingested_at FROM ingest_files WHERE sha256 = ? ORDER BY ingested_at LIMIT 1", [digest]
+        ).fetchall()
+        if seen:
+            return FileResult(source.shown, "already_loaded", digest,
+                              message=f"same content as {seen[0][0]}, loaded {seen[0][1]:%Y-%m-%d %H:%M}Z; nothing to do")
+    pending = digest or f"pending-{uuid.uuid4().hex}"  # stands in for the hash in ingest_errors until known
+    result = FileResult(source.shown, "loaded", digest, counts={t: 0 for t in TABLES})
+    formats: set[str] = set()
+    raw_tables = {t for hook in AFTER_FILE for t in hook.raw_tables}
+    raw_loaded: dict[str, list[pa.Table]] = {}
+    # A big file's rows are staged in temp tables (which DuckDB may spill to
+    # disk) and moved in one statement per table at the end: a transaction
+    # holding millions of appended rows keeps them all in memory until commit.
+    staged = size >= STAGE_MIN_BYTES
+    stage = _Stage(con) if staged else None
+    bar = _progress(source.shown, size, progress)
+    in_transaction = False
+    try:
+        if not staged:
+            con.execute("BEGIN TRANSACTION")
+            in_transaction = True
+        # Tables holding no rows when the file starts need no delete per frame
+        # (the join against the growing table was most of the upsert's cost):
+        # rows are appended, and keys the file repeats are settled once at the end.
+        fresh = _empty_tables(con) if not staged else set()
+        with open(source.path, "rb", buffering=0) as fh:
+            hashing = _HashingReader(fh)
+            # Framing, decoding and writing overlap (see pipeline.py); rows are
+            # written in file order all the same. closing(): on an error the
+            # stages stop, and are waited for, before the file is closed and
+            # the decoder serves the next file.
+            decoding = _decoded_frames(hashing, decoder, source.shown, max_record_bytes)
+            with closing(ahead(decoding, name="trace-audit decoding")) as decoded_stream:
+                for bytes_read, decoded in decoded_stream:
+                    # Redacted here, before anything is written, while the decoding thread
+                    # works on the next frame (in that thread it added to the slowest stage).
+                    decoded = redact_decoded(decoded, redactor, result.redaction)
+                    formats.update(decoded.readers)
+                    for table, rows in decoded.tables.items():
+                        if stage:
+                            stage.append(table, rows)
+                        elif table in fresh:
+                            result.counts[table] = result.counts.get(table, 0) + _append(con, table, rows)
+                        else:
+                            result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
+                        if table in raw_tables:
+                            raw_loaded.setdefault(table, []).append(rows.select(list(KEYS[table])))
+                        formats.update(_sources_in(rows))  # rows a binary reader framed itself
+                    if decoded.errors:
+                        _quarantine(con, source.shown, pending, decoded.errors,
+                                    into=stage.errors_table if stage else "ingest_errors")
+                        result.errors += len(decoded.errors)
+                        for line, _raw, reason in decoded.errors[: max(0, 5 - len(result.first_errors))]:
+                            result.first_errors.append((line, reason))
+                    if bar:
+                        bar[0].update(bar[1], completed=bytes_read)
+            streamed = hashing.finish()
+        if digest and streamed != digest:
+            raise OSError(f"the file changed while it was being read (sha256 {digest[:12]}… then {streamed[:12]}…)")
+        digest = result.sha256 = streamed
+        if stage:
+            con.execute("BEGIN TRANSACTION")
+            in_transaction = True
+            for table in stage.tables:
+                result.counts[table] = result.counts.get(table, 0) + _upsert_from(con, table, stage.name(table))
+            con.execute(f"INSERT INTO ingest_errors BY NAME SELECT * REPLACE (? AS sha256) FROM {stage.errors_table}",
+                        [digest])
+        elif result.errors and pending != digest:
+            con.execute("UPDATE ingest_errors SET sha256 = ? WHERE sha256 = ?", [digest, pending])
+        for table in sorted(fresh & {t for t, n in result.counts.items() if n}):
+            result.counts[table] -= _drop_repeated_keys(con, table)
+        for hook in AFTER_FILE:
+            mine = {t: pa.concat_tables(raw_loaded[t]) for t in hook.raw_tables if t in raw_loaded}
+            if mine:
+                formats.add(hook.name)
+                for table, n in hook.after_file(con, mine).items():
+                    result.counts[table] = result.counts.get(table, 0) + n
+        result.formats = sorted(formats)
+        con.execute(
+            "INSERT INTO ingest_files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [source.shown, digest, size, ",".join(result.formats), result.counts["tasks"], result.counts["steps"],
+             result.counts["messages"], result.counts["audit_logs"], result.errors, datetime.now(timezone.utc)],
+        )
+        db.mark_changed(con)
+        con.execute("COMMIT")
+        in_transaction = False
+    except BaseException as exc:
+        # Whatever stopped this file (a bad block, a reader bug, Ctrl-C), its
+        # rows go; the database is as it was before the file.
+        if in_transaction:
+            try:
+                con.execute("ROLLBACK")
+            except duckdb.Error:
+                pass  # a fatal error (disk full at checkpoint) invalidated the connection: nothing was committed
+        if db.is_interrupt(exc) and not isinstance(exc, KeyboardInterrupt):
+            raise KeyboardInterrupt from exc  # Ctrl-C stops the run, it does not fail one file
+        if not isinstance(exc, (duckdb.Error, OSError, EOFError, ValueError)):
+            raise
+        return FileResult(source.shown, "failed", digest,
+                          message=f"{source.shown}: nothing from this file was stored: {_plain(exc)}")
+    finally:
+        if stage:
+            stage.drop()
+        if bar:
+            bar[0].stop()
+    return result
+
+
+def _decoded_frames(stream, decoder: Decoder, shown: str, max_record_bytes: int):
+    """(bytes read so far, decoded rows) per frame of `stream`; framing runs a frame ahead."""
+    with closing(ahead(frames(stream, max_record_bytes, BINARY_SNIFFERS), name="trace-audit framing")) as framed:
+        for frame in framed:
+            yield frame.bytes_read, decoder.decode(frame, shown)
+
+
+class _Stage:
+    """Temp tables shaped like the warehouse tables, one per table a big file fills."""
+
+    def __init__(self, con):
+        self.con = con
+        self.tables: list[str] = []
+        self.prefix = f"stage_{uuid.uuid4().hex[:8]}_"
+        self.errors_table = self.prefix + "ingest_errors"
+        con.execute(f"CREATE TEMP TABLE {self.errors_table} AS SELECT * FROM ingest_errors LIMIT 0")
+
+    def name(self, table: str) -> str:
+        return self.prefix + table
+
+    def append(self, table: str, rows: pa.Table) -> None:
+        if table not in self.tables:
+            self.con.execute(f"CREATE TEMP TABLE {self.name(table)} AS SELECT * FROM {table} LIMIT 0")
+            self.tables.append(table)
+        self.con.register("stage_in", rows)
+        try:
+            self.con.execute(f"INSERT INTO {self.name(table)} BY NAME SELECT * FROM stage_in")
+        finally:
+            _forget(self.con, "stage_in")
+
+    def drop(self) -> None:
+        for name in [self.name(t) for t in self.tables] + [self.errors_table]:
+            try:
+                self.con.execute(f"DROP TABLE IF EXISTS {name}")
+            except duckdb.Error:
+                pass
+
+
+def _sources_in(rows: pa.Table) -> set[str]:
+    if "source" in rows.column_names:
+        return {s for s in rows.column("source").unique().to_pylist() if s}
+    return set()
+
+
+def _empty_tables(con) -> set[str]:
+    """The keyed tables with no rows at all (count(*) of a table is read from its metadata)."""
+    tables = sorted(KEYS)
+    counts = con.execute("SELECT " + ", ".join(f"(SELECT count(*) FROM {t})" for t in tables)).fetchall()[0]
+    return {t for t, n in zip(tables, counts) if n == 0}
+
+
+def _append(con, table: str, rows: pa.Table) -> int:
+    """Plain insert into a table that held nothing when the file started (see `_drop_repeated_keys`)."""
+    if rows.num_rows == 0:
+        return 0
+    con.register("batch_in", rows)
+    try:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM batch_in")
+    finally:
+        _forget(con, "batch_in")
+    return rows.num_rows
+
+
+def _drop_repeated_keys(con, table: str) -> int:
+    """After plain appends of one file into a table that was empty: keep the last record
+    (highest source_line) of each key, as the upsert would. Returns the rows removed."""
+    keys = KEYS[table]
+    key_list = ", ".join(keys)
+    n, distinct = con.execute(f"SELECT count(*), count(DISTINCT ({key_list})) FROM {table}").fetchall()[0]
+    if n == distinct:
+        return 0
+    con.execute(
+        f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM ("
+        f"SELECT rowid, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC, rowid DESC) AS rn_ "
+        f"FROM {table}) WHERE rn_ > 1)"
+    )
+    return n - distinct
+
+
+def _upsert(con, table: str, rows: pa.Table) -> int:
+    """Replace-by-key of an Arrow batch (see `_upsert_from`)."""
+    if rows.num_rows == 0:
+        return 0
+    con.register("batch_in", rows)
+    try:
+        return _upsert_from(con, table, "batch_in")
+    finally:
+        _forget(con, "batch_in")
+
+
+def _upsert_from(con, table: str, source: str) -> int:
+    """Replace-by-key: delete the stored rows whose keys come again, insert `source`'s rows.
+
+    Within `source` the last record of a key (highest source_line) wins; the
+    window that picks it runs only when `source` really repeats a key (it is
+    the costly part). Returns the number of distinct keys written.
+    """
+    keys = KEYS[table]
+    key_list = ", ".join(keys)
+    match = " AND ".join(f"{table}.{k} = b.{k}" for k in keys)
+    n, distinct = con.execute(f"SELECT count(*), count(DISTINCT ({key_list})) FROM {source}").fetchall()[0]
+    if n == 0:
+        return 0
+    con.execute(f"DELETE FROM {table} USING (SELECT DISTINCT {key_list} FROM {source}) b WHERE {match}")
+    if distinct == n:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {source}")
+    else:
+        con.execute(
+            f"INSERT INTO {table} BY NAME SELECT * EXCLUDE (rn_) FROM ("
+            f"SELECT *, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC) AS rn_ FROM {source}"
+            f") WHERE rn_ = 1"
+        )
+    return distinct
+
+
+def _quarantine(con, shown: str, digest: str, errors: list[tuple[int, str, str]], into: str = "ingest_errors") -> None:
+    now = datetime.now(timezone.utc)
+    n = len(errors)
+    table = pa.table({
+        "source_file": pa.array([shown] * n, pa.string()),
+        "line": pa.array([e[0] for e in errors], pa.int64()),
+        "raw": pa.array([e[1] for e in errors], pa.string()),
+        "reason": pa.array([e[2] for e in errors], pa.string()),
+        "sha256": pa.array([digest] * n, pa.string()),
+        "ingested_at": pa.array([now] * n, pa.timestamp("us", tz="UTC")),
+    })
+    con.register("errors_in", table)
+    try:
+        con.execute(f"INSERT INTO {into} BY NAME SELECT * FROM errors_in")
+    finally:
+        _forget(con, "errors_in")
+
+
+def _forget(con, name: str) -> None:
+    # After a failed statement the transaction is aborted and even unregister
+    # fails; that second error must not hide the first one.
+    try:
+        con.unregister(name)
+    except duckdb.Error:
+        pass
+
+
+def _plain(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, EOFError) or "compressed file ended" in text:
+        return "the gzip stream is truncated (the file was cut short); re-copy it and ingest again"
+    if "No space left" in str(exc):  # DuckDB puts the cause on a later line ("Original error: ...")
+        return "the disk is full; free space and ingest again"
+    return text
+
+
+def _progress(shown: str, size: int, wanted: bool | None):
+    if wanted is False or size < PROGRESS_MIN_BYTES:
+        return None
+    if wanted is None and not sys.stderr.isatty():
+        return None
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn, TransferSpeedColumn
+
+    bar = Progress("[bold]{task.description}", BarColumn(), DownloadColumn(), TransferSpeedColumn(),
+                   TimeRemainingColumn(), transient=True)
+    task = bar.add_task(os.path.basename(shown), total=size)
+    bar.start()
+    return bar, task

@@ -1,0 +1,204 @@
+"""What a reader is, and the shapes it hands to the loader.
+
+A reader turns records of one input format into warehouse rows. It never sees
+the warehouse: it gets a batch of already-framed records and returns Arrow
+tables whose column names are warehouse column names, plus the records it
+had to reject and why.
+
+Two ways to write one:
+- `SqlReader`: field mappings as data (`fields.Field`), run as one vectorised
+  query over the whole batch in the decoder's private in-memory DuckDB. Use it
+  for flat, high-volume records (table dumps, canonical JSONL).
+- `PythonReader`: a function from one parsed record to rows. Use it for
+  nested, low-volume documents (a trace with its tool calls, a chat run).
+
+Readers claim records by their fields, never by file name: each declares
+`claims`, a list of (kind, SQL predicate over `k`, the record's top-level key
+list, and `raw`, its text). The first matching predicate, in registry order,
+decides.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, ClassVar
+
+import pyarrow as pa
+
+from ...queries.warehouse.types import arrow_schema
+
+TABLES = ("tasks", "steps", "messages", "audit_logs")
+
+
+@dataclass
+class Decoded:
+    tables: dict[str, pa.Table] = field(default_factory=dict)
+    errors: list[tuple[int, str, str]] = field(default_factory=list)  # (line, raw, reason)
+    readers: set[str] = field(default_factory=set)  # names of the readers that produced these rows
+
+    def add(self, table: str, rows: pa.Table) -> None:
+        if rows.num_rows == 0:
+            return
+        if table in self.tables:
+            self.tables[table] = pa.concat_tables([self.tables[table], rows], promote_options="permissive")
+        else:
+            self.tables[table] = rows
+
+    def merge(self, other: "Decoded") -> None:
+        for t, rows in other.tables.items():
+            self.add(t, rows)
+        self.errors.extend(other.errors)
+        self.readers |= other.readers
+
+
+class Reader:
+    name: ClassVar[str]
+    claims: ClassVar[list[tuple[str, str]]]
+
+
+@contextmanager
+def registered(con, name: str, table: pa.Table, empty: pa.Table | None = None):
+    """`table` registered as `name` on `con` for the block; afterwards `empty` in its place (for
+    names that views refer to) or nothing, so the connection holds no reference to its memory."""
+    con.register(name, table)
+    try:
+        yield
+    finally:
+        if empty is None:
+            con.unregister(name)
+        else:
+            con.register(name, empty)
+
+
+class SqlReader(Reader):
+    """Subclasses implement `decode(con, kind, source_file, records) -> Decoded` using the decoder
+    connection, where the records of the kind are registered as `kind_in` (line, raw, _extra).
+    `records` is that same Arrow table, for a reader that wants the records themselves
+    (reading `kind_in` back out of DuckDB would copy every record)."""
+
+    def decode(self, con, kind: str, source_file: str, records: pa.Table) -> Decoded:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class RowError(ValueError):
+    """Raised by a PythonReader for a record it cannot use; the message is shown to the user."""
+
+
+@dataclass
+class Rows:
+    """What a PythonReader returns for one record."""
+
+    tasks: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    audit_logs: list[dict[str, Any]] = field(default_factory=list)
+
+
+class PythonReader(Reader):
+    """Subclasses implement `rows(record: dict, ctx: RecordContext) -> Rows`."""
+
+    def rows(self, record: dict[str, Any], ctx: "RecordContext") -> Rows:  # pragma: no cover
+        raise NotImplementedError
+
+    def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], "RecordContext"]) -> Decoded:
+        out = Decoded()
+        buckets: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
+        for line, raw in records:
+            try:
+                record = json.loads(raw)
+                got = self.rows(record, ctx_factory(line))
+            except RowError as exc:
+                out.errors.append((line, raw, str(exc)))
+                continue
+            except RecursionError:
+                out.errors.append((line, raw, f"{self.name} record is nested too deeply to read"))
+                continue
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                out.errors.append((line, raw, f"{self.name} record could not be read: {type(exc).__name__}: {exc}"))
+                continue
+            for table in TABLES:
+                for row in getattr(got, table):
+                    row.setdefault("source_line", line)
+                    buckets[table].append(row)
+        for table, rows in buckets.items():
+            if rows:
+                out.add(table, rows_to_table(table, rows))
+        return out
+
+
+@dataclass
+class RecordContext:
+    source_file: str
+    line: int
+    tz: str
+
+
+@dataclass(frozen=True)
+class RawJson:
+    """JSON text that is already serialised (stored as is, not quoted again)."""
+
+    text: str
+
+
+def to_json_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return json.dumps(value, ensure_ascii=False, sort_keys=False, default=str)
+
+
+def epoch_to_datetime(value: Any) -> datetime | None:
+    """Epoch seconds (or ms/us/ns by magnitude) to an aware UTC datetime."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return parse_iso(value)
+    v = float(value)
+    if abs(v) >= 1e17:
+        v /= 1e9
+    elif abs(v) >= 1e14:
+        v /= 1e6
+    elif abs(v) >= 1e11:
+        v /= 1e3
+    return datetime.fromtimestamp(v, tz=timezone.utc)
+
+
+def parse_iso(text: str, tz: str = "UTC") -> datetime | None:
+    from zoneinfo import ZoneInfo
+
+    try:
+        dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise RowError(f"expected a timestamp, got {text[:60]!r}") from exc
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=ZoneInfo(tz))
+    return dt.astimezone(timezone.utc)
+
+
+def rows_to_table(table: str, rows: list[dict[str, Any]]) -> pa.Table:
+    """Rows (dicts keyed by warehouse column) to an Arrow table of the warehouse's types.
+
+    JSON columns take Python values (serialised here; a str becomes a JSON
+    string) or `RawJson` for text that is JSON already.
+    """
+    schema = arrow_schema(table)
+    columns = {}
+    for f in schema:
+        values = [r.get(f.name) for r in rows]
+        if f.name in JSON_COLUMNS.get(table, ()):
+            values = [v.text if isinstance(v, RawJson) else to_json_text(v) for v in values]
+        columns[f.name] = pa.array(values, type=f.type)
+    return pa.table(columns, schema=schema)
+
+
+JSON_COLUMNS = {
+    "tasks": ("plan", "metadata"),
+    "steps": ("args", "result", "metadata"),
+    "messages": ("metadata",),
+    "audit_logs": ("metadata",),
+}

@@ -1,0 +1,90 @@
+"""Parquet files written by `trace-audit export --parquet` (or any file with the same columns).
+
+A file-level binary format, plugged in as a framing sniffer (magic bytes
+`PAR1`): the rows are already warehouse rows, so they bypass the JSON decoder
+(`Frame.tables`). Which table a file holds comes from its key/value metadata
+(`trace_audit_table`, written by the export); for Parquet written elsewhere
+(Spark, ClickHouse) it is recognised by its key columns. Columns the warehouse
+does not have (such as a `day` partition column) are dropped.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import BinaryIO, Iterator
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..framing import Frame
+
+PARQUET_MAGIC = b"PAR1"
+TABLE_KEY = b"trace_audit_table"
+BATCH_ROWS = 100_000
+MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024
+
+# Key columns that identify a table in Parquet from elsewhere, most specific first.
+_SIGNATURES = [
+    ("audit_logs", {"audit_id"}),
+    ("messages", {"message_id"}),
+    ("steps", {"task_id", "seq"}),
+    ("tasks", {"task_id", "goal"}),
+]
+
+
+@lru_cache(maxsize=1)
+def _warehouse_columns() -> dict[str, list[str]]:
+    import duckdb
+
+    from ....queries.warehouse.db import schema_sql
+
+    con = duckdb.connect(":memory:")  # the schema only; readers never open the warehouse
+    try:
+        con.execute(schema_sql())
+        out: dict[str, list[str]] = {}
+        for table, column in con.execute("SELECT table_name, column_name FROM information_schema.columns "
+                                         "ORDER BY table_name, ordinal_position").fetchall():
+            out.setdefault(table, []).append(column)
+        return out
+    finally:
+        con.close()
+
+
+def sniff(head: bytes):
+    """A framing sniffer: the frame generator for Parquet files, else None."""
+    return parquet_frames if head[:4] == PARQUET_MAGIC else None
+
+
+def _table_of(pf: pq.ParquetFile) -> str | None:
+    meta = pf.schema_arrow.metadata or {}
+    name = meta.get(TABLE_KEY, b"").decode("utf-8", "replace")
+    if name in ("tasks", "steps", "messages", "audit_logs"):
+        return name
+    names = set(pf.schema_arrow.names)
+    for table, keys in _SIGNATURES:
+        if keys <= names:
+            return table
+    return None
+
+
+def parquet_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> Iterator[Frame]:
+    data = head + stream.read(MAX_FILE_BYTES)  # Parquet keeps its index at the end: needs random access
+    if stream.read(1):
+        yield Frame(errors=[(1, "", f"a Parquet file over {MAX_FILE_BYTES // 1073741824} GiB; "
+                                    "split it (the export writes one file per day)")], bytes_read=counter.count)
+        return
+    try:
+        pf = pq.ParquetFile(pa.BufferReader(data))
+    except (pa.ArrowInvalid, OSError) as exc:
+        yield Frame(errors=[(1, "<Parquet>", f"not a readable Parquet file ({exc})")], bytes_read=counter.count)
+        return
+    table = _table_of(pf)
+    if table is None:
+        yield Frame(errors=[(1, "<Parquet>", "a Parquet file with neither trace_audit_table metadata nor the key "
+                                             "columns of tasks, steps, messages or audit_logs "
+                                             f"(columns: {', '.join(pf.schema_arrow.names[:12])})")],
+                    bytes_read=counter.count)
+        return
+    keep = [c for c in pf.schema_arrow.names if c in set(_warehouse_columns()[table])]
+    for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=keep):
+        yield Frame(tables={table: pa.Table.from_batches([batch])}, bytes_read=counter.count)

@@ -1,0 +1,119 @@
+"""A turn's request and reply text, read from span attributes in the dialects producers write.
+
+GenAI `gen_ai.input.messages` / `gen_ai.output.messages` (message lists with parts), OpenInference
+`llm.input_messages.N.message.*`, OpenLLMetry `gen_ai.prompt.N.*` / `gen_ai.completion.N.*`, and the
+plain `input.value` / `output.value` / `traceloop.entity.*`. The load's rebuild calls `user_text` and
+`assistant_text` once per turn; each takes any object with `attrs` (a dict) and `role`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+def parse_json(value: Any) -> Any:
+    if isinstance(value, str):
+        t = value.strip()
+        if t[:1] in ("{", "[", '"') or t in ("true", "false", "null"):
+            try:
+                return json.loads(t)
+            except ValueError:
+                return value
+    return value
+
+
+def _text_of_message(m: Any) -> str | None:
+    if isinstance(m, str):
+        return m
+    if not isinstance(m, dict):
+        return None
+    parts = m.get("parts")
+    if isinstance(parts, list):
+        texts = [p.get("content") if p.get("content") is not None else p.get("text")
+                 for p in parts if isinstance(p, dict) and p.get("type") == "text"]
+        texts = [t for t in texts if isinstance(t, str) and t]
+        if texts:
+            return "\n".join(texts)
+    content = m.get("content")
+    if isinstance(content, str) and content:
+        return content
+    if isinstance(content, list):
+        texts = [c.get("text") for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)]
+        if texts:
+            return "\n".join(texts)
+    return None
+
+
+def last_message_text(value: Any, roles: tuple[str, ...]) -> str | None:
+    """The last message of one of `roles` with text, from a GenAI messages attribute."""
+    msgs = parse_json(value)
+    if isinstance(msgs, dict):
+        msgs = msgs.get("messages", [msgs])
+    if isinstance(msgs, str):
+        return msgs or None
+    if not isinstance(msgs, list):
+        return None
+    for m in reversed(msgs):
+        if isinstance(m, dict) and m.get("role") is not None and m.get("role") not in roles:
+            continue
+        text = _text_of_message(m)
+        if text:
+            return text
+    return None
+
+
+def indexed_messages(a: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
+    """Flattened lists: `llm.output_messages.0.message.content`, `gen_ai.completion.0.content`."""
+    found: dict[int, dict[str, Any]] = {}
+    for k, v in a.items():
+        if not k.startswith(prefix):
+            continue
+        idx, _, field = k[len(prefix):].partition(".")
+        if not idx.isdigit():
+            continue
+        field = field.removeprefix("message.")
+        found.setdefault(int(idx), {})[field] = v
+    return [found[i] for i in sorted(found)]
+
+
+def _plain_value(value: Any) -> str | None:
+    """input.value / output.value / traceloop.entity.* as the text a person reads."""
+    v = parse_json(value)
+    if isinstance(v, str):
+        return v or None
+    if isinstance(v, dict):
+        text = last_message_text(v.get("messages"), ("user", "assistant")) if "messages" in v else None
+        if text:
+            return text
+        for k in ("output", "answer", "response", "content", "text", "query", "input"):
+            if isinstance(v.get(k), str) and v[k]:
+                return v[k]
+    if value is None:
+        return None
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def user_text(s: Any) -> str | None:
+    a = s.attrs
+    text = last_message_text(a.get("gen_ai.input.messages"), ("user", "human"))
+    if text:
+        return text
+    for prefix in ("llm.input_messages.", "gen_ai.prompt."):
+        msgs = [m for m in indexed_messages(a, prefix) if m.get("role") in ("user", "human")]
+        if msgs and isinstance(msgs[-1].get("content"), str):
+            return msgs[-1]["content"]
+    if s.role != "llm":
+        return _plain_value(a.get("input.value")) or _plain_value(a.get("traceloop.entity.input"))
+    return None
+
+
+def assistant_text(s: Any) -> str | None:
+    a = s.attrs
+    text = last_message_text(a.get("gen_ai.output.messages"), ("assistant", "model", "ai"))
+    if text:
+        return text
+    for prefix in ("llm.output_messages.", "gen_ai.completion."):
+        msgs = [m for m in indexed_messages(a, prefix) if isinstance(m.get("content"), str) and m["content"]]
+        if msgs:
+            return msgs[-1]["content"]
+    return _plain_value(a.get("output.value")) or _plain_value(a.get("traceloop.entity.output"))

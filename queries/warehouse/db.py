@@ -1,0 +1,128 @@
+"""The one place that opens the warehouse.
+
+Every reader of the database (CLI, rules, dashboard) and its only writer (the
+loader) get their connection here, so session settings (UTC) and the schema are
+the same everywhere.
+
+DuckDB lets one process hold a file for writing, and while it does no other
+process can open the file at all, not even read-only. Writers therefore keep
+their connection short; readers retry for a while (`wait_seconds`) and then
+raise `DatabaseBusy`, which the CLI and the dashboard turn into a plain note.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+SCHEMA_VERSION = "1"
+DEFAULT_DB = "trace_audit.duckdb"
+
+
+class DatabaseError(Exception):
+    """A problem opening the warehouse, worded for the user."""
+
+
+class DatabaseMissing(DatabaseError):
+    pass
+
+
+class DatabaseBusy(DatabaseError):
+    pass
+
+
+def default_db_path() -> str:
+    return os.environ.get("TRACE_AUDIT_DB") or DEFAULT_DB
+
+
+def schema_sql() -> str:
+    return resources.files("trace_audit.queries.warehouse").joinpath("schema.sql").read_text("utf-8")
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Ctrl-C, however it surfaced. On SIGINT DuckDB cancels the query it is running and raises
+    InterruptException, or (DuckDB 2.0's Python client) RuntimeError("Query interrupted")."""
+    return (isinstance(exc, (KeyboardInterrupt, duckdb.InterruptException))
+            or (isinstance(exc, RuntimeError) and str(exc).startswith("Query interrupted")))
+
+
+def _is_lock_error(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "lock" in text or "conflicting" in text or "being used" in text
+
+
+def connect(
+    path: str | os.PathLike | None = None,
+    *,
+    read_only: bool = False,
+    wait_seconds: float = 0.0,
+) -> duckdb.DuckDBPyConnection:
+    """Open the warehouse at `path` (default: $TRACE_AUDIT_DB or ./trace_audit.duckdb).
+
+    Writable connections create the file and the schema if needed. Read-only
+    connections require the file to exist. Both run the session in UTC.
+    `wait_seconds` retries while another process holds the write lock.
+    """
+    db = str(path or default_db_path())
+    if db != ":memory:" and read_only and not Path(db).exists():
+        raise DatabaseMissing(
+            f"no trace-audit database at {db}. Create one with: trace-audit ingest PATH --db {db}"
+        )
+    if db != ":memory:" and not read_only:
+        parent = Path(db).resolve().parent
+        if not parent.exists():
+            raise DatabaseError(f"cannot create database {db}: folder {parent} does not exist")
+    deadline = time.monotonic() + wait_seconds
+    delay = 0.05
+    while True:
+        try:
+            con = duckdb.connect(db, read_only=read_only)
+            break
+        except duckdb.Error as exc:  # IOException for locks, others for corrupt files
+            if _is_lock_error(exc):
+                if time.monotonic() < deadline:
+                    time.sleep(delay)
+                    delay = min(delay * 2, 0.5)
+                    continue
+                raise DatabaseBusy(
+                    f"database {db} is being written by another process (an ingest or the OTLP "
+                    "receiver); try again in a moment"
+                ) from exc
+            raise DatabaseError(f"cannot open database {db}: {exc}") from exc
+    con.execute("SET TimeZone = 'UTC'")
+    if not read_only:
+        ensure_schema(con)
+    return con
+
+
+def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute(schema_sql())
+    row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
+    if not row:
+        con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+
+
+def mark_changed(con: duckdb.DuckDBPyConnection) -> None:
+    """Record that the warehouse changed; the dashboard keys its cache on this."""
+    stamp = f"{time.time_ns()}"
+    con.execute("DELETE FROM meta WHERE key = 'last_write'")
+    con.execute("INSERT INTO meta VALUES ('last_write', ?)", [stamp])
+
+
+def change_marker(con: duckdb.DuckDBPyConnection) -> str:
+    rows = con.execute("SELECT value FROM meta WHERE key = 'last_write'").fetchall()
+    return rows[0][0] if rows else "0"
+
+
+TABLES = ("tasks", "steps", "messages", "audit_logs", "ingest_errors")
+
+
+def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    out = {}
+    for table in TABLES:
+        out[table] = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+    return out

@@ -1,0 +1,166 @@
+-- The trace-audit warehouse. This file is the single definition of every table;
+-- the loader, the rules and the dashboard all read these names.
+-- All timestamps are TIMESTAMPTZ holding UTC instants. JSON columns hold text
+-- that other engines (ClickHouse, Spark) can store as String.
+-- Keys (re-sending a record with the same key replaces the stored row):
+--   tasks(task_id)  steps(task_id, seq)  messages(message_id)  audit_logs(audit_id)
+
+CREATE TABLE IF NOT EXISTS tasks (
+    task_id         VARCHAR NOT NULL,   -- stable id of one agent turn
+    source          VARCHAR,            -- reader that produced it: canonical, seed004, seed001, chat, otlp
+    user_id         VARCHAR,
+    conversation_id VARCHAR,
+    goal            VARCHAR,            -- what the user asked for
+    plan            JSON,               -- JSON array of planned steps
+    status          VARCHAR,            -- running | success | partial | failed | unknown
+    total_steps     INTEGER,
+    success_steps   INTEGER,
+    replanned       BOOLEAN,
+    started_at      TIMESTAMPTZ,
+    finished_at     TIMESTAMPTZ,
+    final_answer    VARCHAR,            -- the reply the user saw, when the source records it on the task
+    agent_version   VARCHAR,
+    model           VARCHAR,
+    prompt_version  VARCHAR,
+    metadata        JSON,               -- everything else the source said about the turn
+    source_file     VARCHAR,
+    source_line     BIGINT
+);
+
+CREATE TABLE IF NOT EXISTS steps (
+    task_id         VARCHAR NOT NULL,
+    seq             INTEGER NOT NULL,   -- continues across re-plans
+    step_id         VARCHAR,            -- the source's own id for the step, if any
+    tool            VARCHAR,
+    kind            VARCHAR,            -- tool | llm | verify | other
+    args            JSON,
+    reason          VARCHAR,
+    status          VARCHAR,            -- success | failed | running | unknown
+    verified        BOOLEAN,            -- NULL = not checked (never read as true)
+    attempts        INTEGER,
+    error           VARCHAR,
+    detail          VARCHAR,            -- e.g. "该时段与系统日程冲突,未创建"
+    result          JSON,
+    started_at      TIMESTAMPTZ,
+    ended_at        TIMESTAMPTZ,
+    model           VARCHAR,            -- llm steps
+    input_tokens    BIGINT,
+    output_tokens   BIGINT,
+    trace_id        VARCHAR,            -- OpenTelemetry ids, hex
+    span_id         VARCHAR,
+    parent_span_id  VARCHAR,
+    metadata        JSON,
+    source_file     VARCHAR,
+    source_line     BIGINT
+);
+
+CREATE TABLE IF NOT EXISTS messages (
+    message_id      VARCHAR NOT NULL,
+    conversation_id VARCHAR,
+    user_id         VARCHAR,
+    role            VARCHAR,            -- user | assistant | tool | system
+    content         VARCHAR,
+    created_at      TIMESTAMPTZ,
+    task_id         VARCHAR,            -- nullable: replies are often logged without it
+    source          VARCHAR,
+    metadata        JSON,
+    source_file     VARCHAR,
+    source_line     BIGINT
+);
+
+CREATE TABLE IF NOT EXISTS audit_logs (
+    audit_id        VARCHAR NOT NULL,
+    user_id         VARCHAR,
+    task_id         VARCHAR,            -- nullable
+    action          VARCHAR,            -- usually the tool name
+    result          VARCHAR,            -- SUCCESS | FAIL | ...
+    created_at      TIMESTAMPTZ,
+    detail          VARCHAR,
+    source          VARCHAR,
+    metadata        JSON,
+    source_file     VARCHAR,
+    source_line     BIGINT
+);
+
+-- One row per input file that was loaded (its sha256 makes re-ingest a no-op).
+CREATE TABLE IF NOT EXISTS ingest_files (
+    path            VARCHAR NOT NULL,
+    sha256          VARCHAR NOT NULL,
+    size_bytes      BIGINT,
+    format          VARCHAR,            -- comma-separated reader names seen in the file
+    tasks           BIGINT,
+    steps           BIGINT,
+    messages        BIGINT,
+    audit_logs      BIGINT,
+    errors          BIGINT,
+    ingested_at     TIMESTAMPTZ
+);
+
+-- Every input record that could not be loaded, with where and why.
+CREATE TABLE IF NOT EXISTS ingest_errors (
+    source_file     VARCHAR NOT NULL,
+    line            BIGINT,
+    raw             VARCHAR,            -- truncated
+    reason          VARCHAR NOT NULL,
+    sha256          VARCHAR,
+    ingested_at     TIMESTAMPTZ
+);
+
+-- Rule runs and their findings (written by `trace-audit rules run`).
+CREATE TABLE IF NOT EXISTS rule_runs (
+    run_id          VARCHAR NOT NULL,
+    started_at      TIMESTAMPTZ,
+    finished_at     TIMESTAMPTZ,
+    now_ts          TIMESTAMPTZ,        -- the --now the rules were evaluated at
+    since_ts        TIMESTAMPTZ,
+    until_ts        TIMESTAMPTZ,
+    engine          VARCHAR,
+    config_hash     VARCHAR,
+    rules           JSON,               -- [{id, sha256, severity, findings, error}]
+    finding_count   BIGINT,
+    failed_rules    JSON                -- [{id, error}]
+);
+
+CREATE TABLE IF NOT EXISTS findings (
+    run_id          VARCHAR NOT NULL,
+    rule_id         VARCHAR NOT NULL,
+    severity        VARCHAR NOT NULL,   -- info | warn | review | block
+    task_id         VARCHAR,
+    conversation_id VARCHAR,
+    user_id         VARCHAR,
+    seq             INTEGER,
+    message         VARCHAR,
+    evidence        JSON,
+    event_time      TIMESTAMPTZ
+);
+
+-- Small key/value facts about the warehouse: schema version, last write (the
+-- dashboard's cache key).
+CREATE TABLE IF NOT EXISTS meta (
+    key             VARCHAR NOT NULL,
+    value           VARCHAR
+);
+
+-- ===== OpenTelemetry (OTLP ingest; owned by trace_audit.ingest.read.otlp) =====
+-- Every span received, as it arrived (one row per span, key (trace_id, span_id)).
+-- Tasks, steps and messages of a trace are re-derived from ALL its rows here
+-- whenever new spans of that trace are loaded, so spans may arrive split over
+-- files or requests and in any order. See docs/opentelemetry.md.
+CREATE TABLE IF NOT EXISTS otel_spans (
+    trace_id        VARCHAR NOT NULL,   -- 32 hex, lower case
+    span_id         VARCHAR NOT NULL,   -- 16 hex, lower case
+    parent_span_id  VARCHAR,            -- NULL for a root span
+    name            VARCHAR,
+    kind            VARCHAR,            -- internal | server | client | producer | consumer | unspecified
+    started_at      TIMESTAMPTZ,
+    ended_at        TIMESTAMPTZ,
+    status_code     VARCHAR,            -- unset | ok | error
+    status_message  VARCHAR,
+    attributes      JSON,               -- span attributes as one object {"gen_ai.tool.name": "...", ...}
+    resource        JSON,               -- resource attributes (service.name, service.version, ...)
+    scope_name      VARCHAR,
+    scope_version   VARCHAR,
+    events          JSON,               -- [{name, time_unix_nano, attributes}] or NULL
+    source_file     VARCHAR,
+    source_line     BIGINT              -- line (JSON) or message number (protobuf) in source_file
+);
