@@ -14,19 +14,25 @@ from __future__ import annotations
 
 from .otlp import proto as otlp_proto
 from .base import Reader
+from .formats.ag2 import Ag2Reader
 from .formats.canonical import CanonicalReader
 from .formats.chat import ChatReader
+from .formats import inspect_ai
 from .formats.otlp_json import OtlpReader
 from .formats import parquet
 from .formats.seed001 import Seed001Reader
 from .formats.seed004 import Seed004Reader
+from .formats.swe_agent import SweAgentReader
 
 READERS: list[Reader] = [
     CanonicalReader(),
     Seed001Reader(),
+    inspect_ai.InspectReader(),
+    SweAgentReader(),
+    Ag2Reader(),
     ChatReader(),
     OtlpReader(),
     Seed004Reader(),
 ]
 
-BINARY_SNIFFERS = [parquet.sniff, otlp_proto.sniff]
+BINARY_SNIFFERS = [parquet.sniff, inspect_ai.sniff, otlp_proto.sniff]

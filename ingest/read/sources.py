@@ -24,6 +24,8 @@ INGESTIBLE_SUFFIXES = (
     ".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz",
     ".pb", ".binpb", ".otlp", ".pb.gz", ".binpb.gz",
     ".parquet",
+    ".traj", ".traj.gz",   # SWE-agent trajectories (JSON)
+    ".eval",               # Inspect AI logs (a zip of JSON)
 )
 
 

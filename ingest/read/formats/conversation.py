@@ -215,10 +215,11 @@ class Transcript:
 
     def settle(self, step: dict[str, Any], result: Any = None, *, text: Any = None, error: Any = None,
                status: Any = None, exit_code: Any = None, level: Any = None,
-               ended_at: datetime | None = None) -> None:
-        """Record a call's result; its outcome from the shared failure vocabulary."""
+               ended_at: datetime | None = None, shell: bool | None = None) -> None:
+        """Record a call's result; its outcome from the shared failure vocabulary. `shell`: read
+        failure observations as a shell's (default: when the tool is a shell or file editor)."""
         shown = failure(result, text=text, error=error, status=status, exit_code=exit_code, level=level,
-                        shell=is_coding_tool(step["tool"]))
+                        shell=is_coding_tool(step["tool"]) if shell is None else shell)
         step.update(result=result, status="failed" if shown else "success", error=shown)
         if ended_at is not None:
             step["ended_at"] = ended_at
