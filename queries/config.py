@@ -55,6 +55,16 @@ DEFAULT_WRITE_PREFIXES = [
 ]
 
 
+# Coding agents' tools, by exact name: file edits and shell commands change the workspace, so
+# they are writes, and a coding agent's "I updated the file" is judged by them.
+DEFAULT_WRITE_NAMES = [
+    "edit", "create", "insert", "write", "str_replace", "str_replace_editor", "str_replace_based_edit_tool",
+    "write_file", "edit_file", "create_file", "apply_patch", "multiedit", "multi_edit", "notebookedit",
+    "bash", "shell", "execute_bash", "run_shell_command", "run_command", "execute_command",
+    "computer_terminal", "computerterminal", "execute_code", "python", "ipython", "code_interpreter",
+]
+
+
 class ConfigError(Exception):
     """A config problem, worded for the user."""
 
@@ -83,7 +93,7 @@ class WriteTools(_Strict):
     exclude: list[str] = Field(default_factory=list, description="exact tool names that never count as writes")
     replace_defaults: bool = False
     unchecked_sources: list[str] = Field(
-        default_factory=lambda: ["chat", "otlp"],
+        default_factory=lambda: ["chat", "otlp", "inspect", "swe-agent", "ag2", "langchain"],
         description="task sources that cannot record a read-back: a success step with verified NULL counts as done")
 
 
@@ -120,7 +130,9 @@ class Config(_Strict):
     def write_tool_re(self) -> str:
         import re
 
-        parts = [] if self.write_tools.replace_defaults else ["^(" + "|".join(DEFAULT_WRITE_PREFIXES) + ")[_.-]"]
+        parts = [] if self.write_tools.replace_defaults else [
+            "^(" + "|".join(DEFAULT_WRITE_PREFIXES) + ")[_.-]",
+            "^(" + "|".join(re.escape(n) for n in DEFAULT_WRITE_NAMES) + ")$"]
         parts += [f"({p})" for p in self.write_tools.patterns]
         parts += ["^" + re.escape(n) + "$" for n in self.write_tools.names]
         return "(?i)" + "|".join(parts) if parts else "[^\\s\\S]"  # never matches (RE2 has no (?!))

@@ -110,29 +110,6 @@ def top_level_records(path: Path) -> int:
     return len(doc) if isinstance(doc, list) else 1
 
 
-UNSUPPORTED = sorted(
-    p for folder in ("inspect_ai", "swe_agent", "who_and_when") for p in (REAL / folder).rglob("*")
-    if p.suffix in (".json", ".jsonl", ".traj")
-)
-
-
-def test_unsupported_real_formats_are_never_silently_lost(db_path):
-    assert len(UNSUPPORTED) == 2 + 4 + 23
-    summary = ingest([str(p) for p in UNSUPPORTED], db_path)
-    assert [f.status for f in summary.files] == ["loaded"] * len(UNSUPPORTED)
-    for path in UNSUPPORTED:
-        shown = str(path)
-        loaded = query(db_path, "SELECT count(DISTINCT source_line) FROM (SELECT source_line FROM tasks WHERE source_file = ? "
-                                "UNION ALL SELECT source_line FROM messages WHERE source_file = ? "
-                                "UNION ALL SELECT source_line FROM steps WHERE source_file = ?)", [shown] * 3)[0][0]
-        reasons = [r[0] for r in query(db_path, "SELECT reason FROM ingest_errors WHERE source_file = ?", [shown])]
-        assert loaded + len(reasons) == top_level_records(path), shown
-        assert all(r.startswith("unrecognised record: no known format has these fields (") for r in reasons), reasons
-    # The reason names the fields, so a user can tell which format it was.
-    swe = query(db_path, "SELECT reason FROM ingest_errors WHERE source_file LIKE '%pydicom%'")[0][0]
-    assert "trajectory" in swe and "history" in swe
-
-
 def test_real_tau_steps_and_messages_record_their_position_in_the_conversation(tau_db):
     """Order is the only clock in these files: each step names the assistant message that made
     the call (metadata.message_index), and each message its own index (also in its id)."""

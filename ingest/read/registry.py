@@ -18,6 +18,7 @@ from .formats.ag2 import Ag2Reader
 from .formats.canonical import CanonicalReader
 from .formats.chat import ChatReader
 from .formats import inspect_ai
+from .formats.langchain import LangChainMessagesReader
 from .formats.otlp_json import OtlpReader
 from .formats import parquet
 from .formats.seed001 import Seed001Reader
@@ -31,6 +32,7 @@ READERS: list[Reader] = [
     SweAgentReader(),
     Ag2Reader(),
     ChatReader(),
+    LangChainMessagesReader(),
     OtlpReader(),
     Seed004Reader(),
 ]

@@ -170,19 +170,16 @@ def failure(result: _Any = None, *, text: _Any = None, error: _Any = None, statu
     return said or text_failure(text, shell)
 
 
-# Coding agents' tools: file edits and shell commands change the workspace, so they are writes
-# (a coding agent's "I updated the file" is judged by them). Exact names, case-insensitive;
-# the write-tool pattern in queries/config.py adds them to the verb prefixes.
-CODING_WRITE_TOOLS = (
-    "edit", "create", "insert", "write", "str_replace", "str_replace_editor", "str_replace_based_edit_tool",
-    "write_file", "edit_file", "create_file", "apply_patch", "multiedit", "multi_edit", "notebookedit",
-    "bash", "shell", "sh", "execute_bash", "run_shell_command", "run_command", "execute_command",
-    "terminal", "computer_terminal", "python", "ipython", "execute_code", "code_interpreter",
-)
+# Shells, code executors and file editors report failure in their text output (a traceback, a
+# refused edit, "command not found") more often than in a structured result: their observations
+# are read with `failure(..., shell=True)`. (Which tools count as writes is the rules' business:
+# queries/config.py.)
 SHELL_TOOLS = frozenset({"bash", "shell", "sh", "execute_bash", "run_shell_command", "run_command",
-                         "execute_command", "terminal", "computer_terminal", "python", "ipython", "execute_code",
-                         "code_interpreter"})
-EDIT_TOOLS = frozenset(set(CODING_WRITE_TOOLS) - SHELL_TOOLS)
+                         "execute_command", "terminal", "computer_terminal", "computerterminal", "python", "ipython",
+                         "execute_code", "code_interpreter"})
+EDIT_TOOLS = frozenset({"edit", "create", "insert", "write", "str_replace", "str_replace_editor",
+                        "str_replace_based_edit_tool", "write_file", "edit_file", "create_file", "apply_patch",
+                        "multiedit", "multi_edit", "notebookedit"})
 
 
 def is_coding_tool(tool: _Any) -> bool:

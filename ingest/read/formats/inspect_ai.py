@@ -7,7 +7,7 @@ scores, events, error, ...}` (inspect_ai/log/_log.py). One sample becomes one ta
 `{id, function: <name>, arguments: {...}}`, tool messages with `tool_call_id` and an `error`
 `{type, message}`) are read as a chat (`conversation.py`), and its `events` supply what the
 messages lack: each tool event (`event: tool`, `id` = the call id) gives the call's start
-(`timestamp`) and end (`completed`) and its `error`; model events' times date the replies.
+(`timestamp`) and end (`completed`) and its `error`.
 
 A `.eval` file is a zip (`header.json` or `_journal/start.json`, `samples/<id>_epoch_<n>.json`);
 `zip_frames` turns each sample into one record `{version, status, eval, samples: [sample]}` so

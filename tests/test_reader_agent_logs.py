@@ -1,0 +1,140 @@
+"""Readers for the logs agent stacks write: Inspect AI, SWE-agent, AG2 / Who&When, LangChain /
+LangGraph. Golden files on fixtures built from each format's documentation (PROVENANCE.md beside
+each), a said-but-not-done finding on each fixture's false "done", and the real public samples,
+through the real loader into a real DuckDB file."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from golden_support import GOLDEN, check_golden, query
+from trace_audit.ingest.load.loader import ingest
+from trace_audit.queries.engine import run_rules
+from trace_audit.queries.warehouse import db
+
+REAL = Path(__file__).resolve().parent / "fixtures" / "real"
+NOW = datetime(2026, 11, 30, tzinfo=timezone.utc)
+# fixture -> (task id, failed tool, said_but_not_done kind)
+FIXTURES = {
+    GOLDEN / "swe_agent" / "false_done.traj": ("swe-agent:demo__notes-1", "edit", "failed"),
+    GOLDEN / "inspect" / "false_done.json": ("inspect:E1demo:1:1", "bash", "not_executed"),
+    GOLDEN / "ag2" / "false_done.json": ("ag2:demo-0001", "Computer_terminal", "failed"),
+    GOLDEN / "langchain" / "langgraph_state.json": (None, "add_item", "failed"),
+    GOLDEN / "langchain" / "messages_to_dict.json": (None, "book_table", "failed"),
+}
+
+
+def said_but_not_done(path: str) -> dict[str, list[dict]]:
+    con = db.connect(path)
+    try:
+        result = run_rules(con, now=NOW, rule_ids=["said_but_not_done"])
+        assert result.failed == []
+        rows = con.execute("SELECT task_id, evidence FROM findings WHERE run_id = ?", [result.run_id]).fetchall()
+    finally:
+        con.close()
+    out: dict[str, list[dict]] = {}
+    for task_id, evidence in rows:
+        out.setdefault(task_id, []).append(json.loads(evidence))
+    return out
+
+
+@pytest.mark.parametrize("source", list(FIXTURES), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_golden(source, db_path):
+    check_golden(source, db_path)
+
+
+@pytest.mark.parametrize("source", list(FIXTURES), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_failed_tool_is_recognised_and_the_false_done_is_found(source, db_path):
+    task_id, tool, kind = FIXTURES[source]
+    ingest([str(source)], db_path, progress=False)
+    failed = query(db_path, "SELECT task_id, tool FROM steps WHERE status = 'failed'")
+    assert tool in [t for _, t in failed]
+    task_id = task_id or failed[0][0]
+    found = said_but_not_done(db_path)
+    assert list(found) == [task_id]
+    assert [e.get("kind") for e in found[task_id]] == [kind]
+
+
+def test_an_inspect_eval_zip_reads_like_its_json_log(tmp_path, db_path):
+    log = json.loads((GOLDEN / "inspect" / "false_done.json").read_text())
+    packed = tmp_path / "run.eval"
+    with zipfile.ZipFile(packed, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("header.json", json.dumps({k: v for k, v in log.items() if k != "samples"}))
+        for s in log["samples"]:
+            z.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s))
+    summary = ingest([str(tmp_path)], db_path, progress=False)
+    assert [f.status for f in summary.files] == ["loaded"]
+    assert query(db_path, "SELECT task_id, status, total_steps FROM tasks") == [("inspect:E1demo:1:1", "failed", 1)]
+    assert query(db_path, "SELECT tool, status, error FROM steps") == [
+        ("bash", "failed", "bash: /tmp/out.txt: Permission denied")]
+
+
+def test_a_zip_that_is_not_an_inspect_log_is_quarantined_saying_so(tmp_path, db_path):
+    other = tmp_path / "bundle.json"  # named like JSON on purpose: content decides
+    with zipfile.ZipFile(other, "w") as z:
+        z.writestr("readme.txt", "hello")
+    ingest([str(other)], db_path, progress=False)
+    [(reason,)] = query(db_path, "SELECT reason FROM ingest_errors")
+    assert "not an Inspect AI .eval log" in reason and "readme.txt" in reason
+
+
+# -- the real public samples ----------------------------------------------------------------------
+
+def test_real_inspect_logs_load_every_sample_and_tool_call(db_path):
+    paths = sorted((REAL / "inspect_ai").glob("*.json"))
+    summary = ingest([str(p) for p in paths], db_path, progress=False)
+    assert [(f.status, f.errors) for f in summary.files] == [("loaded", 0)] * len(paths)
+    samples = calls = 0
+    for p in paths:
+        for s in json.loads(p.read_text())["samples"]:
+            samples += 1
+            calls += sum(len(m.get("tool_calls") or []) for m in s["messages"])
+    assert query(db_path, "SELECT count(*) FROM tasks") == [(samples,)]
+    assert query(db_path, "SELECT count(*), count(started_at) FROM steps") == [(calls, calls)]
+    # the popularity log was cancelled: its status is kept on every task
+    assert query(db_path, "SELECT count(*) FROM tasks WHERE metadata ->> '$.eval_status' = 'cancelled'") == [(3,)]
+
+
+def test_real_swe_agent_trajectories_load_with_refused_edits_failed(db_path):
+    paths = sorted((REAL / "swe_agent").glob("*.traj"))
+    ingest([str(p) for p in paths], db_path, progress=False)
+    refused = total = 0
+    for p in paths:
+        for step in json.loads(p.read_text())["trajectory"]:
+            total += 1
+            refused += step["observation"].startswith("Your proposed edit has introduced new syntax error")
+    assert query(db_path, "SELECT count(*) FROM steps") == [(total,)]
+    assert query(db_path, "SELECT count(*) FROM steps WHERE tool = 'edit' AND status = 'failed'") == [(refused,)]
+    assert refused == 4
+
+
+def test_real_who_and_when_logs_load_with_failed_code_runs(db_path):
+    paths = sorted((REAL / "who_and_when").rglob("*.json"))
+    summary = ingest([str(p) for p in paths], db_path, progress=False)
+    assert [(f.status, f.errors) for f in summary.files] == [("loaded", 0)] * len(paths) == [("loaded", 0)] * 23
+    runs = failed = 0
+    for p in paths:
+        for h in json.loads(p.read_text())["history"]:
+            if h.get("name") == "Computer_terminal" or h.get("role") == "ComputerTerminal":
+                runs += 1
+                code = re.search(r"exit\s?code(?: was)?\s*[:=]?\s*(-?\d+)", h["content"][:400], re.I)
+                failed += bool(code and int(code.group(1)) != 0)
+    got = query(db_path, "SELECT count(*), count(*) FILTER (WHERE status = 'failed') FROM steps "
+                         "WHERE tool IN ('Computer_terminal', 'ComputerTerminal')")
+    assert got == [(runs, failed)] and failed >= 14
+    # the labels travel with the task, and message_index is the position in `history`, the
+    # index Who&When's mistake_step counts in
+    doc = json.loads((REAL / "who_and_when" / "Algorithm-Generated" / "1.json").read_text())
+    task_id = f"ag2:{doc['question_ID']}"
+    assert query(db_path, "SELECT metadata ->> '$.mistake_agent', metadata ->> '$.mistake_step' FROM tasks "
+                          "WHERE task_id = ?", [task_id]) == [(doc["mistake_agent"], doc["mistake_step"])]
+    stored = query(db_path, "SELECT content FROM messages WHERE task_id = ? "
+                            "ORDER BY CAST(metadata ->> '$.message_index' AS INTEGER)", [task_id])
+    assert [c for (c,) in stored] == [h["content"] for h in doc["history"]]
