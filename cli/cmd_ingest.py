@@ -72,9 +72,20 @@ def run(args) -> int:
         _print_summary(summary)
     if summary.failed:
         return 2
+    if _nothing_loaded(summary):
+        sys.stderr.write("nothing was loaded: no file held a record trace-audit could read "
+                         "(see the reasons above, or trace-audit stats --errors)\n")
+        return 1
     if args.strict and summary.quarantined:
         return 1
     return 0
+
+
+def _nothing_loaded(summary) -> bool:
+    """No row of any table came in, and no file was skipped as already loaded (a re-run is fine)."""
+    if any(f.status == "already_loaded" for f in summary.files):
+        return False
+    return not any(n for k, n in summary.totals().items() if k != "ingest_errors")
 
 
 def _print_summary(summary) -> None:
@@ -95,8 +106,7 @@ def _print_summary(summary) -> None:
             out.write(f"skipped  {f.path}: {f.message}\n")
         else:
             out.write(f"FAILED   {f.message}\n")
-    if summary.skipped:
-        out.write(f"ignored {len(summary.skipped)} file(s) with endings that are not trace formats "
-                  f"(e.g. {summary.skipped[0]})\n")
+    for path in summary.skipped:
+        out.write(f"skipped  {path}: its ending is not a trace format (name the file to read it anyway)\n")
     t = summary.totals()
     out.write("total: " + ", ".join(f"{n} {k}" for k, n in t.items()) + "\n")

@@ -101,3 +101,27 @@ def test_help_is_useful(capsys, argv):
         main(argv)
     assert exc.value.code == 0
     assert "--db" in capsys.readouterr().out
+
+
+def test_nothing_loaded_at_all_exits_1_and_names_the_format_it_looks_like(tmp_path, db_path, capsys):
+    metrics = tmp_path / "metrics.json"
+    metrics.write_text('{"resourceMetrics": []}\n')
+    code, out, err = run(capsys, "ingest", str(metrics), "--db", db_path)
+    assert code == 1
+    assert "looks like an OTLP metrics export" in out and "nothing was loaded" in err
+
+
+def test_a_re_run_of_loaded_files_is_not_a_failure(tmp_path, db_path, capsys):
+    path = write_jsonl(tmp_path / "a.jsonl", [task("t1")])
+    assert run(capsys, "ingest", str(path), "--db", db_path)[0] == 0
+    assert run(capsys, "ingest", str(path), "--db", db_path)[0] == 0
+
+
+def test_files_skipped_by_their_ending_are_each_listed_by_name(tmp_path, db_path, capsys):
+    write_jsonl(tmp_path / "a.jsonl", [task("t1")])
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "LICENSE").write_text("x")
+    code, out, _ = run(capsys, "ingest", str(tmp_path), "--db", db_path)
+    assert code == 0
+    assert f"skipped  {tmp_path / 'notes.txt'}: its ending is not a trace format" in out
+    assert f"skipped  {tmp_path / 'LICENSE'}:" in out

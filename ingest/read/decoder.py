@@ -79,7 +79,31 @@ def _reject_reason(raw: str, jtype: str | None, keys: list[str] | None, untermin
     if not keys and jtype != "OBJECT":
         return f"not a JSON object (got {_JSON_TYPE_NAMES.get(jtype or '', str(jtype).lower())}); each record must be an object"
     shown = ", ".join((keys or [])[:12]) or "no keys at all"
+    looks = looks_like(set(keys or []))
+    if looks:
+        return f"unrecognised record: looks like {looks} (fields: {shown})"
     return f"unrecognised record: no known format has these fields ({shown})"
+
+
+# Formats a record can be told by that have no reader (or are not traces): the quarantine reason
+# names the format and what to do, instead of only listing the keys.
+LOOKS_LIKE = [
+    ({"resourceMetrics"}, "an OTLP metrics export; trace-audit reads traces (resourceSpans), not metrics: "
+                          "export the traces of the same service"),
+    ({"model_name_or_path", "instance_id", "model_patch"}, "SWE-bench predictions (all_preds.jsonl), which hold "
+                                                           "no trajectory: ingest the run's .traj files"),
+    ({"run_type", "trace_id"}, "a LangSmith run, which is not read yet"),
+    ({"dotted_order"}, "a LangSmith run, which is not read yet"),
+    ({"span_data", "trace_id"}, "an OpenAI Agents SDK span export, which is not read yet"),
+    ({"workflow_name", "object"}, "an OpenAI Agents SDK trace export, which is not read yet"),
+    ({"observations"}, "a Langfuse trace export, which is not read yet"),
+    ({"traceId", "startTime", "type"}, "a Langfuse observation, which is not read yet"),
+    ({"context.span_id"}, "a Phoenix span, which is not read yet"),
+]
+
+
+def looks_like(keys: set[str]) -> str | None:
+    return next((name for needed, name in LOOKS_LIKE if needed <= keys), None)
 
 
 class Decoder:
