@@ -44,7 +44,6 @@ def run(args) -> int:
     from ..dashboard.serve import serve
     from ..queries.warehouse import db
 
-    path = args.db or db.default_db_path()
     if args.tz:
         from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -61,5 +60,6 @@ def run(args) -> int:
         access = auth.resolve(args.host, args.allow_remote, args.auth, env, auth.read_secrets(secrets))
     except auth.AuthProblem as exc:
         raise UserError(str(exc)) from None
+    path = db.require(args.db)  # after the access checks: a remote bind without auth is refused first
     return serve(path, port=args.port, host=args.host, tz=args.tz, access=access,
                  secrets=[f for f in secrets if f.is_file()])

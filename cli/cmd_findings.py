@@ -14,7 +14,9 @@ COLUMNS = ["run_id", "rule_id", "severity", "task_id", "conversation_id", "user_
 
 
 def register(sub) -> None:
-    p = sub.add_parser("findings", help="list the findings of a rule run (latest by default)")
+    p = sub.add_parser("findings", help="list the findings of a rule run (latest by default)",
+                       description="List the findings a stored rule run found (the latest run unless --run), "
+                                   "filtered by rule, severity or task; `trace-audit rules runs` lists the runs.")
     add_db_option(p)
     p.add_argument("--run", dest="run_id", default=None, help="run id or unique prefix (default: the latest run)")
     p.add_argument("--rule", default=None, help="only this rule")
@@ -25,6 +27,15 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+def _builtin_rule_ids() -> set[str]:
+    from ..queries.rulefile import RuleLoadError, load_rules
+
+    try:
+        return {r.id for r in load_rules() if not r.is_model}
+    except RuleLoadError:
+        return set()
+
+
 def run(args) -> int:
     from ..queries import runs
     from ..queries.warehouse import db
@@ -32,8 +43,9 @@ def run(args) -> int:
     con = db.connect(args.db, read_only=True, wait_seconds=5)
     try:
         try:
-            rows = runs.findings(con, args.run_id, args.rule, args.severity, args.task, args.limit)
-        except runs.RunNotFound as exc:
+            rows = runs.findings(con, args.run_id, args.rule, args.severity, args.task, args.limit,
+                                 known_rules=_builtin_rule_ids())
+        except (runs.RunNotFound, runs.UnknownRule) as exc:
             raise UserError(str(exc)) from None
     finally:
         con.close()

@@ -1,4 +1,4 @@
-"""`trace-audit rules run|list|check|diff`"""
+"""`trace-audit rules run|list|check|runs|diff`"""
 
 from __future__ import annotations
 
@@ -53,6 +53,15 @@ def register(sub) -> None:
     ck.add_argument("--clickhouse-url", metavar="URL", help="for --engines clickhouse")
     ck.set_defaults(run=_check)
 
+    runs_ = rs.add_parser("runs", help="the stored rule runs, newest first (id, time, rules, findings, engine)",
+                          description="List the stored rule runs, newest first: run id (what `findings --run`, "
+                                      "`explain --run` and `rules diff` take), when it started, the --now it "
+                                      "evaluated at, the engine, how many rules ran (and failed), and findings.")
+    add_db_option(runs_)
+    runs_.add_argument("--limit", type=int, default=20, help="at most this many runs (default 20; 0 = all)")
+    runs_.add_argument("--json", action="store_true", help="one JSON object per run")
+    runs_.set_defaults(run=_runs)
+
     df = rs.add_parser("diff", help="new / resolved findings per rule between two runs")
     add_db_option(df)
     df.add_argument("run_a")
@@ -77,7 +86,7 @@ def _run(args) -> int:
     if now is None:
         now = datetime.now(timezone.utc).replace(microsecond=0)
         print(f"--now not given: evaluating at the wall clock, {now.isoformat()}", file=sys.stderr)
-    con = db.connect(args.db, wait_seconds=10)
+    con = db.connect(args.db, wait_seconds=10, create=False)
     try:
         try:
             result = run_rules_on(args.engine, con, now=now, since=parse_ts(args.since, "--since"),
@@ -180,4 +189,34 @@ def _diff(args) -> int:
     print(f"{'rule':<{width}}  {'A':>7}  {'B':>7}  {'new':>7}  {'resolved':>8}")
     for r in rows:
         print(f"{r['rule_id']:<{width}}  {r['in_a']:>7,}  {r['in_b']:>7,}  {r['new']:>7,}  {r['resolved']:>8,}")
+    return 0
+
+
+def _runs(args) -> int:
+    import json
+
+    from ..queries import runs
+    from ..queries.warehouse import db
+
+    if args.limit < 0:
+        raise UserError(f"--limit must be 0 (all) or more, got {args.limit}")
+    con = db.connect(args.db, read_only=True, wait_seconds=5)
+    try:
+        rows = runs.list_runs(con, args.limit or None)
+    finally:
+        con.close()
+    if args.json:
+        for r in rows:
+            print(json.dumps({k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in r.items()}))
+        return 0
+    if not rows:
+        print("no rule run stored yet; run: trace-audit rules run", file=sys.stderr)
+        return 0
+    print(f"{'run id':<26}  {'started (UTC)':<19}  {'now (UTC)':<19}  {'engine':<10}  {'rules':>5}  "
+          f"{'failed':>6}  {'findings':>8}")
+    for r in rows:
+        when = r["started_at"].astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S") if r["started_at"] else "-"
+        now = r["now_ts"].astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S") if r["now_ts"] else "-"
+        print(f"{r['run_id']:<26}  {when:<19}  {now:<19}  {r['engine'] or '-':<10}  {r['rule_count']:>5}  "
+              f"{r['failed_count']:>6}  {r['finding_count'] or 0:>8,}")
     return 0

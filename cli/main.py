@@ -39,7 +39,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)
+    _describe(parser)
     return parser
+
+
+def _describe(parser: argparse.ArgumentParser) -> None:
+    """A sub-command's own --help says what it does: where a command gave only the one-line
+    help of the list above, that line becomes its description (recursively, for `rules run` etc.)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help for a in action._choices_actions}
+            for name, child in action.choices.items():
+                if not child.description and helps.get(name):
+                    line = helps[name]
+                    child.description = line[0].upper() + line[1:] + ("" if line.endswith(".") else ".")
+                _describe(child)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,7 @@ read-only connection is enough) unless a stored run is named.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,8 +22,27 @@ from .rulefile import SEVERITY_RANK
 from .runs import _dicts, resolve_run
 
 
+# The dashboard's investigate page shows the same conversation around a turn: one query for both.
+TURN_MESSAGES_SQL = (Path(__file__).resolve().parent / "dashboard" / "turn_messages.sql").read_text("utf-8")
+
+
 class TaskNotFound(Exception):
     pass
+
+
+def near_task_ids(con: duckdb.DuckDBPyConnection, typed: str, n: int = 5) -> list[str]:
+    """Stored task ids that look like `typed` (never `typed` itself, which is not stored):
+    ids containing it, or close to it by Jaro-Winkler similarity, best first."""
+    rows = con.execute(
+        "SELECT task_id FROM (SELECT task_id, jaro_winkler_similarity(lower(task_id), lower($t)) AS sim, "
+        "contains(lower(task_id), lower($t)) AS has FROM tasks WHERE task_id <> $t) "
+        "WHERE has OR sim >= 0.85 ORDER BY has DESC, sim DESC, task_id LIMIT $n", {"t": typed, "n": n}).fetchall()
+    return [r[0] for r in rows]
+
+
+def _when(ts: Any) -> str:
+    """A time for the text view; an undated row says so (it printed 'None')."""
+    return ts.strftime("%Y-%m-%d %H:%M:%S%z") if isinstance(ts, datetime) else "(no time)"
 
 
 @dataclass
@@ -43,13 +63,16 @@ class Explanation:
     steps: list[dict[str, Any]]
     audits: list[dict[str, Any]]
     source: str  # "live (now=...)" or "run <id>"
+    messages: list[dict[str, Any]] = field(default_factory=list)  # the conversation around the turn, in order
 
 
 def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None = None, config=None,
             run_id: str | None = None, rules_dir=None) -> Explanation:
     tasks = _dicts(con, "SELECT * FROM tasks WHERE task_id = ?", [task_id])
     if not tasks:
-        raise TaskNotFound(f"no task {task_id!r} in the warehouse (task ids are as ingested; "
+        near = near_task_ids(con, task_id)
+        hint = f" Did you mean {', '.join(near)}?" if near else ""
+        raise TaskNotFound(f"no task {task_id!r} in the warehouse.{hint} (task ids are as ingested; "
                            "tau-bench runs look like tau:retail:12:0)")
     task = tasks[0]
     plan = plan_run(config, None, rules_dir, now)
@@ -79,8 +102,10 @@ def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None =
     replies = _dicts(con, "SELECT r.reply_id, r.reply_time, r.link, r.reply_text, c.is_claim FROM turn_replies r "
                           "LEFT JOIN reply_claims c ON c.reply_id = r.reply_id WHERE r.task_id = ? "
                           "ORDER BY r.reply_time NULLS LAST, r.reply_id", [task_id])
-    steps = _dicts(con, "SELECT seq, tool, status, verified, attempts, error, detail, CAST(args AS VARCHAR) AS args "
-                        "FROM steps WHERE task_id = ? ORDER BY seq", [task_id])
+    steps = _dicts(con, "SELECT seq, tool, status, verified, attempts, error, detail, CAST(args AS VARCHAR) AS args, "
+                        "CAST(result AS VARCHAR) AS result, started_at FROM steps WHERE task_id = ? ORDER BY seq",
+                   [task_id])
+    messages = _dicts(con, TURN_MESSAGES_SQL, {"task_id": task_id})
     audits = _dicts(con, """
         SELECT audit_id, action, result, created_at, task_id FROM audit_logs
         WHERE task_id = $t
@@ -89,7 +114,7 @@ def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None =
         ORDER BY created_at, audit_id""",
         {"t": task_id, "u": task.get("user_id"), "start": task.get("started_at") or datetime.min,
          "end": task.get("finished_at") or task.get("started_at") or datetime.max})
-    return Explanation(task, verdicts, decision, replies, steps, audits, source)
+    return Explanation(task, verdicts, decision, replies, steps, audits, source, messages)
 
 
 def render_text(e: Explanation) -> str:
@@ -97,7 +122,7 @@ def render_text(e: Explanation) -> str:
     out = [f"Task: {t['task_id']}  (conversation {t.get('conversation_id')}, user {t.get('user_id')}, "
            f"source {t.get('source')})",
            f"Goal: {t.get('goal') or '-'}",
-           f"Status: {t.get('status')}  started {t.get('started_at')}  finished {t.get('finished_at')}",
+           f"Status: {t.get('status')}  started {_when(t.get('started_at'))}  finished {_when(t.get('finished_at'))}",
            f"Decision: {e.decision.upper()}   ({e.source})",
            "--- Rules ---"]
     for v in e.verdicts:
@@ -108,21 +133,31 @@ def render_text(e: Explanation) -> str:
         else:
             for m in v.messages:
                 out.append(f"[FAIL] {v.rule_id} | severity={v.severity} | {m}")
+    out.append("--- Conversation ---")
+    linked = {r["reply_id"] for r in e.replies}
+    if not e.messages:
+        out.append("(no messages stored for this turn)")
+    for m in e.messages:
+        mark = " (linked reply)" if m["message_id"] in linked else ""
+        out.append(f"{_when(m['created_at'])} {m['role']}{mark}: {m['content']}")
     out.append("--- Reply ---")
     if not e.replies:
         out.append("(no reply linked to this task)")
     for r in e.replies:
         claim = "claims completion" if r.get("is_claim") else "no completion claim"
-        out.append(f"{r['reply_time']} [{r['link']}, {claim}] {r['reply_text']}")
+        out.append(f"{_when(r['reply_time'])} [{r['link']}, {claim}] {r['reply_text']}")
     out.append("--- Steps ---")
+    if not e.steps:
+        out.append("(no steps: nothing was executed)")
     for s in e.steps:
-        out.append(f"#{s['seq']} {s['tool']} status={s['status']} verified={s['verified']} attempts={s['attempts']}"
+        out.append(f"#{s['seq']} {_when(s.get('started_at'))} {s['tool']} status={s['status']} verified={s['verified']} "
+                   f"attempts={s['attempts']}"
                    + (f" error={s['error']}" if s.get("error") else "") + (f" detail={s['detail']}" if s.get("detail") else "")
-                   + f" args={s['args']}")
+                   + (f" args={s['args']}" if s.get("args") is not None else "") + (f" result={s['result']}" if s.get("result") is not None else ""))
     out.append("--- Audit ---")
     if not e.audits:
         out.append("(no audit rows)")
     for a in e.audits:
         how = "by task_id" if a.get("task_id") else "by user+action+time"
-        out.append(f"{a['created_at']} {a['action']} {a['result']} ({how})")
+        out.append(f"{_when(a['created_at'])} {a['action']} {a['result']} ({how})")
     return "\n".join(out)

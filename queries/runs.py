@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,10 @@ DECISIONS_SQL = (Path(__file__).resolve().parent / "decisions.sql").read_text("u
 
 class RunNotFound(Exception):
     pass
+
+
+class UnknownRule(Exception):
+    """A rule id that no loaded rule and no stored run has (a typo reads as 'no findings' otherwise)."""
 
 
 def _dicts(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> list[dict[str, Any]]:
@@ -41,14 +47,41 @@ def resolve_run(con: duckdb.DuckDBPyConnection, run_id: str | None) -> str:
     return rows[0][0]
 
 
-def list_runs(con: duckdb.DuckDBPyConnection, limit: int = 20) -> list[dict[str, Any]]:
-    return _dicts(con, "SELECT run_id, started_at, now_ts, finding_count, failed_rules FROM rule_runs "
-                       "ORDER BY started_at DESC, run_id DESC LIMIT ?", [limit])
+def list_runs(con: duckdb.DuckDBPyConnection, limit: int | None = 20) -> list[dict[str, Any]]:
+    """The stored runs, newest first: id, times, engine, how many rules ran and failed, findings."""
+    return _dicts(con, "SELECT run_id, started_at, finished_at, now_ts, engine, "
+                       "coalesce(json_array_length(rules), 0) AS rule_count, "
+                       "coalesce(json_array_length(failed_rules), 0) AS failed_count, finding_count "
+                       "FROM rule_runs ORDER BY started_at DESC, run_id DESC"
+                       + (f" LIMIT {int(limit)}" if limit else ""))
+
+
+def rule_ids_of(con: duckdb.DuckDBPyConnection, run_id: str) -> list[str]:
+    """The ids of the rules a stored run evaluated, sorted."""
+    rows = con.execute("SELECT rules FROM rule_runs WHERE run_id = ?", [run_id]).fetchall()
+    return sorted({r["id"] for r in json.loads(rows[0][0] or "[]")}) if rows else []
+
+
+def check_rule_id(con: duckdb.DuckDBPyConnection, run_id: str, rule_id: str | None,
+                  known: set[str] = frozenset()) -> None:
+    """UnknownRule when `rule_id` is neither in the run nor among `known` (the loaded rules)."""
+    if rule_id is None:
+        return
+    in_run = rule_ids_of(con, run_id)
+    if rule_id in in_run or rule_id in known:
+        return
+    ids = sorted(set(in_run) | set(known))
+    near = difflib.get_close_matches(rule_id, ids, n=3, cutoff=0.6)
+    hint = f" Did you mean {', '.join(near)}?" if near else ""
+    raise UnknownRule(f"no rule {rule_id!r}.{hint} Known rule ids: {', '.join(ids)} "
+                      "(trace-audit rules list)")
 
 
 def findings(con: duckdb.DuckDBPyConnection, run_id: str | None = None, rule_id: str | None = None,
-             severity: str | None = None, task_id: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+             severity: str | None = None, task_id: str | None = None, limit: int | None = None,
+             known_rules: set[str] = frozenset()) -> list[dict[str, Any]]:
     rid = resolve_run(con, run_id)
+    check_rule_id(con, rid, rule_id, known_rules)
     sql = ("SELECT run_id, rule_id, severity, task_id, conversation_id, user_id, seq, message, evidence, event_time "
            "FROM findings WHERE run_id = $run AND ($rule IS NULL OR rule_id = $rule) "
            "AND ($sev IS NULL OR severity = $sev) AND ($task IS NULL OR task_id = $task) "

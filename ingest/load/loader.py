@@ -143,6 +143,11 @@ def ingest(
     summary = IngestSummary(skipped=skipped)
     decoder = Decoder(tz)  # raises ValueError on an unknown time zone, before anything is written
     own = con is None
+    if own and all(s.problem for s in sources):
+        # nothing readable (a mistyped path): say so per path and create no database
+        decoder.close()
+        summary.files = [FileResult(s.shown, "failed", message=s.problem) for s in sources]
+        return summary
     if own:
         con = db.connect(db_path)
     con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would write to stdout

@@ -114,6 +114,18 @@ class Spool:
         self.seal()
 
 
+def backlog(directory: str | os.PathLike) -> tuple[int, int, int]:
+    """(segments waiting, their bytes, segments set aside in failed/) of a spool folder, read
+    without touching it (a Spool() would create and seal it): what `trace-audit stats` shows."""
+    d = Path(directory)
+    if not d.is_dir():
+        return 0, 0, 0
+    waiting = [d / n for n in os.listdir(d) if _SEGMENT.match(n)]
+    failed = d / "failed"
+    n_failed = sum(1 for _ in failed.glob("*.otlp.*")) if failed.is_dir() else 0
+    return len(waiting), sum(p.stat().st_size for p in waiting if p.is_file()), n_failed
+
+
 def _fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:

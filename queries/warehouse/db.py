@@ -43,6 +43,17 @@ def schema_sql() -> str:
     return resources.files("trace_audit.queries.warehouse").joinpath("schema.sql").read_text("utf-8")
 
 
+def require(path: str | os.PathLike | None = None) -> str:
+    """The warehouse path, or DatabaseMissing (exit 2) when no file is there: every command
+    that reads the warehouse refuses a missing one instead of answering from an empty one."""
+    db = str(path or default_db_path())
+    if db != ":memory:" and not Path(db).exists():
+        raise DatabaseMissing(
+            f"no trace-audit database at {db}. Create one with: trace-audit ingest PATH --db {db}"
+        )
+    return db
+
+
 def is_interrupt(exc: BaseException) -> bool:
     """Ctrl-C, however it surfaced. On SIGINT DuckDB cancels the query it is running and raises
     InterruptException, or (DuckDB 2.0's Python client) RuntimeError("Query interrupted")."""
@@ -60,18 +71,19 @@ def connect(
     *,
     read_only: bool = False,
     wait_seconds: float = 0.0,
+    create: bool = True,
 ) -> duckdb.DuckDBPyConnection:
     """Open the warehouse at `path` (default: $TRACE_AUDIT_DB or ./trace_audit.duckdb).
 
-    Writable connections create the file and the schema if needed. Read-only
-    connections require the file to exist. Both run the session in UTC.
+    Writable connections create the file and the schema if needed, unless `create=False`
+    (a command that reads traces but writes findings, such as `rules run`: a typo in --db
+    must not become an empty warehouse and a clean result). Read-only connections require
+    the file to exist. Both run the session in UTC.
     `wait_seconds` retries while another process holds the write lock.
     """
     db = str(path or default_db_path())
-    if db != ":memory:" and read_only and not Path(db).exists():
-        raise DatabaseMissing(
-            f"no trace-audit database at {db}. Create one with: trace-audit ingest PATH --db {db}"
-        )
+    if db != ":memory:" and (read_only or not create):
+        require(db)
     if db != ":memory:" and not read_only:
         parent = Path(db).resolve().parent
         if not parent.exists():
