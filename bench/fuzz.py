@@ -78,13 +78,13 @@ def file_target():
 
 
 def receiver_target():
-    from trace_audit.ingest.receive.receiver import _decode, _Reject
+    from trace_audit.ingest.receive.validate import Refused, check_json, check_protobuf
 
     def one(data: bytes) -> None:
-        for ctype in ("application/x-protobuf", "application/json"):
+        for check in (check_protobuf, check_json):
             try:
-                _decode(ctype, data)
-            except _Reject as r:
+                check(data)
+            except Refused as r:
                 assert r.code == 400, r.code
 
     return one

@@ -30,7 +30,8 @@ from test_ingest_support import nonblank_lines
 from test_otlp_support import finished_spans, request_of, sample_turns
 from trace_audit.ingest.read import framing
 from trace_audit.ingest.load.loader import ingest
-from trace_audit.ingest.receive.receiver import Receiver, ReceiverConfig, _decode, _Reject
+from trace_audit.ingest.receive.receiver import Receiver, ReceiverConfig
+from trace_audit.ingest.receive.validate import Refused, check_json, check_protobuf
 
 REPO = Path(__file__).resolve().parent.parent
 DEEP = 10_000
@@ -171,11 +172,12 @@ def test_the_receiver_decoder_never_crashes(data, seed, flips):
                         ("application/json", data), ("application/json", pb),
                         ("application/json", _mutated(json.dumps(BASES["otlp"]).encode(), random.Random(seed), flips))):
         try:
-            kind, payload, accepted, rejected, reasons = _decode(ctype, body)
-        except _Reject as r:
+            checked = (check_protobuf if ctype == "application/x-protobuf" else check_json)(body)
+        except Refused as r:
             assert r.code == 400 and r.message
         else:
-            assert kind in ("pb", "jsonl") and accepted >= 0 and rejected >= 0
+            assert checked.kind in ("pb", "jsonl") and checked.accepted >= 0 and checked.rejected >= 0
+            assert bool(checked.records) == bool(checked.accepted)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -27,21 +27,18 @@ import json
 import logging
 import threading
 import time
-import zlib
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from google.protobuf.message import DecodeError
 from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTracePartialSuccess,
     ExportTraceServiceResponse,
 )
 
-from ..read.otlp.proto import parse_request, span_problem
-from ..read.otlp.spans import BadSpan, drop_bad_spans
 from .spool import Spool
+from .validate import Checked, Refused, check_json, check_protobuf, inflate
 
 log = logging.getLogger("trace_audit.otlp")
 
@@ -75,11 +72,7 @@ class Stats:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class _Reject(Exception):
-    def __init__(self, code: int, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+_Reject = Refused  # the validation's refusal is the receiver's too
 
 
 class OtlpHandler(BaseHTTPRequestHandler):
@@ -114,15 +107,15 @@ class OtlpHandler(BaseHTTPRequestHandler):
                 self._drain_body()
                 raise _Reject(415, f"unsupported Content-Type {ctype or '(none)'}; use {PROTOBUF} or {JSON}")
             body = self._body(receiver.config.max_bytes)
-            kind, payload, accepted, rejected, reasons = _decode(ctype, body)
-            if accepted:
+            checked = check_protobuf(body) if ctype == PROTOBUF else check_json(body)
+            if checked.records:
                 try:
-                    receiver.spool.append(kind, payload)
+                    receiver.spool.append(checked.kind, *checked.records)
                 except OSError as exc:
                     log.error("cannot write the spool: %s", exc)
                     raise _Reject(503, f"cannot persist the request ({exc.strerror or exc}); retry later")
-            receiver.count(accepted, rejected)
-            self._success(answer_type, rejected, reasons)
+            receiver.count(checked.accepted, checked.rejected)
+            self._success(answer_type, checked)
         except _Reject as r:
             extra = {"Retry-After": "5"} if r.code == 503 else None
             self._status(r.code, r.message, answer_type, extra=extra)
@@ -156,19 +149,7 @@ class OtlpHandler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 raise _Reject(413, f"request of {n} bytes is over the {limit} byte limit (--max-request-mb)")
             raw = self.rfile.read(n)
-        encoding = (self.headers.get("Content-Encoding") or "identity").strip().lower()
-        if encoding == "gzip":
-            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            try:
-                out = d.decompress(raw, limit + 1)
-            except zlib.error as exc:
-                raise _Reject(400, f"the gzip body cannot be decompressed: {exc}") from exc
-            if len(out) > limit or d.unconsumed_tail:
-                raise _Reject(413, f"the decompressed request is over the {limit} byte limit (--max-request-mb)")
-            return out
-        if encoding != "identity":
-            raise _Reject(415, f"unsupported Content-Encoding {encoding}; use gzip or none")
-        return raw
+        return inflate(raw, self.headers.get("Content-Encoding"), limit)
 
     def _chunked(self, limit: int) -> bytes:
         parts, total = [], 0
@@ -190,10 +171,8 @@ class OtlpHandler(BaseHTTPRequestHandler):
             parts.append(self.rfile.read(size))
             self.rfile.readline(1024)
 
-    def _success(self, answer_type: str, rejected: int, reasons: list[str]) -> None:
-        message = ""
-        if rejected:
-            message = f"{rejected} span(s) rejected: " + "; ".join(reasons)
+    def _success(self, answer_type: str, checked: Checked) -> None:
+        rejected, message = checked.rejected, checked.message
         if answer_type == PROTOBUF:
             resp = ExportTraceServiceResponse()
             if rejected:
@@ -221,43 +200,6 @@ class OtlpHandler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
-
-
-def _decode(ctype: str, body: bytes) -> tuple[str, bytes, int, int, list[str]]:
-    """(spool kind, bytes to persist, accepted, rejected, reasons); raises _Reject(400)."""
-    if ctype == PROTOBUF:
-        try:
-            request = parse_request(body)
-        except DecodeError as exc:
-            raise _Reject(400, f"the body is not an OTLP ExportTraceServiceRequest in protobuf: {exc}") from exc
-        accepted = rejected = 0
-        reasons: list[str] = []
-        dirty = False
-        for rs in request.resource_spans:
-            for ss in rs.scope_spans:
-                bad = [i for i, s in enumerate(ss.spans) if span_problem(s)]
-                if bad:
-                    reasons.extend(span_problem(ss.spans[i]) for i in bad[:max(0, 3 - len(reasons))])
-                    for i in reversed(bad):
-                        del ss.spans[i]
-                    rejected += len(bad)
-                    dirty = True
-                accepted += len(ss.spans)
-        return "pb", (request.SerializeToString() if dirty else body), accepted, rejected, reasons
-    try:
-        obj = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise _Reject(400, f"the body is not valid JSON: {exc}") from exc
-    except RecursionError:
-        raise _Reject(400, "the body is JSON nested too deeply to read") from None
-    if not isinstance(obj, dict):
-        raise _Reject(400, "the body must be a JSON object with resourceSpans")
-    try:
-        accepted, rejected, reasons = drop_bad_spans(obj)
-    except BadSpan as exc:
-        raise _Reject(400, f"not an OTLP trace request: {exc}") from exc
-    payload = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode() if rejected else body
-    return "jsonl", payload, accepted, rejected, reasons
 
 
 class Receiver:

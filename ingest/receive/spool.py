@@ -44,14 +44,14 @@ class Spool:
         self._next = max(numbers, default=0) + 1
         self.seal()  # whatever a previous run left open is complete up to its last fsync
 
-    def append(self, kind: str, payload: bytes) -> None:
-        """Persist one request (kind 'pb' or 'jsonl'); returns once it is on disk."""
+    def append(self, kind: str, *payloads: bytes) -> None:
+        """Persist requests (kind 'pb' or 'jsonl'); returns once they are on disk."""
         if kind == "pb":
-            record = struct.pack(">I", len(payload)) + payload
+            record = b"".join(struct.pack(">I", len(p)) + p for p in payloads)
         else:
             # Raw newlines cannot occur inside JSON strings (they must be escaped),
             # so outside them they are whitespace and may become spaces.
-            record = payload.replace(b"\r", b" ").replace(b"\n", b" ") + b"\n"
+            record = b"".join(p.replace(b"\r", b" ").replace(b"\n", b" ") + b"\n" for p in payloads)
         with self.lock:
             fh = self._segment(kind)
             fh.write(record)

@@ -93,13 +93,30 @@ def _b64(text: str, what: str) -> bytes:
             raise BadSpan(f"{what} {text[:40]!r} is neither hex nor base64") from exc
 
 
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
 def int64(value: Any) -> int | None:
+    """An int64 field (a time): a number or a string of digits, within int64 (as the SQL reads it)."""
     if value is None or value == "":
         return None
-    return int(value)
+    if isinstance(value, bool):  # int(True) is 1; JSON true is no integer, and the SQL rejects it
+        raise BadSpan(f"{value!r} is not an integer")
+    n = int(value)
+    if not INT64_MIN <= n <= INT64_MAX:
+        raise BadSpan(f"{str(value)[:40]} is outside int64 (a time past the year 2262?)")
+    return n
+
+
+def _int(x: Any) -> int:
+    if isinstance(x, bool):
+        raise BadSpan("intValue true/false is not an integer")
+    return int(x)
 
 
 def _double(x: Any) -> float | None:
+    if isinstance(x, bool):
+        raise BadSpan("doubleValue true/false is not a number")
     f = float(x)  # "NaN", "Infinity" as protobuf's JSON writes them
     return f if math.isfinite(f) else None
 
@@ -116,7 +133,7 @@ _ANY = {
     "stringValue": lambda x: x, "string_value": lambda x: x,
     "boolValue": lambda x: x if isinstance(x, bool) else str(x).lower() == "true",
     "bool_value": lambda x: x if isinstance(x, bool) else str(x).lower() == "true",
-    "intValue": int, "int_value": int,
+    "intValue": _int, "int_value": _int,
     "doubleValue": _double, "double_value": _double,
     "arrayValue": _array, "array_value": _array,
     "kvlistValue": _kvlist, "kvlist_value": _kvlist,
@@ -194,6 +211,30 @@ def _pick(d: dict, camel: str, snake: str) -> Any:
     return d.get(snake) if v is None else v
 
 
+def span_values(span: Any) -> tuple:
+    """One OTLP/JSON span's converted values (trace_id, span_id, parent, start_ns, end_ns,
+    attributes text, events text, kind, status code); raises BadSpan, ValueError, TypeError
+    or AttributeError for a span that cannot be stored. The receiver's validation calls it
+    too, so what it acknowledges is what this reference (and the SQL it is tested against) stores."""
+    trace_id = hex_id(_pick(span, "traceId", "trace_id"), 16, "traceId")
+    span_id = hex_id(_pick(span, "spanId", "span_id"), 8, "spanId")
+    if trace_id is None or span_id is None:
+        raise BadSpan("traceId and spanId are required")
+    parent = hex_id(_pick(span, "parentSpanId", "parent_span_id"), 8, "parentSpanId")
+    start = int64(_pick(span, "startTimeUnixNano", "start_time_unix_nano")) or 0
+    end = int64(_pick(span, "endTimeUnixNano", "end_time_unix_nano")) or 0
+    attrs = dumps(attributes(span.get("attributes")))
+    status = span.get("status") or {}
+    events = span.get("events")
+    events_text = dumps([{
+        "name": e.get("name"),
+        "time_unix_nano": int64(_pick(e, "timeUnixNano", "time_unix_nano")),
+        "attributes": attributes(e.get("attributes")),
+    } for e in events]) if events else None
+    return (trace_id, span_id, parent, start, end, attrs, events_text,
+            span_kind(span.get("kind")), status_code(status.get("code")))
+
+
 def add_request(obj: Any, line: int, batch: SpanBatch, errors: list[tuple[int, str, str]]) -> tuple[int, int]:
     """Add the spans of one ExportTraceServiceRequest (as parsed JSON); returns (accepted, rejected)."""
     if not isinstance(obj, dict):
@@ -216,27 +257,12 @@ def add_request(obj: Any, line: int, batch: SpanBatch, errors: list[tuple[int, s
             scope_name, scope_version = scope.get("name"), scope.get("version")
             for span in ss.get("spans") or ():
                 try:
-                    trace_id = hex_id(_pick(span, "traceId", "trace_id"), 16, "traceId")
-                    span_id = hex_id(_pick(span, "spanId", "span_id"), 8, "spanId")
-                    if trace_id is None or span_id is None:
-                        raise BadSpan("traceId and spanId are required")
-                    parent = hex_id(_pick(span, "parentSpanId", "parent_span_id"), 8, "parentSpanId")
-                    start = int64(_pick(span, "startTimeUnixNano", "start_time_unix_nano")) or 0
-                    end = int64(_pick(span, "endTimeUnixNano", "end_time_unix_nano")) or 0
-                    attrs = dumps(attributes(span.get("attributes")))
-                    status = span.get("status") or {}
-                    events = span.get("events")
-                    events_text = dumps([{
-                        "name": e.get("name"),
-                        "time_unix_nano": int64(_pick(e, "timeUnixNano", "time_unix_nano")),
-                        "attributes": attributes(e.get("attributes")),
-                    } for e in events]) if events else None
-                    kind = span_kind(span.get("kind"))
-                    code = status_code(status.get("code"))
+                    trace_id, span_id, parent, start, end, attrs, events_text, kind, code = span_values(span)
                 except (BadSpan, ValueError, TypeError, AttributeError) as exc:
                     rejected += 1
                     errors.append((line, _cut(span), f"span rejected: {exc}"))
                     continue
+                status = span.get("status") or {}
                 accepted += 1
                 c["trace_id"].append(trace_id)
                 c["span_id"].append(span_id)
@@ -262,43 +288,3 @@ def _cut(value: Any) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= RAW_KEEP_CHARS else text[:RAW_KEEP_CHARS] + "…"
-
-
-def drop_bad_spans(obj: dict) -> tuple[int, int, list[str]]:
-    """Remove spans whose ids cannot be read from a parsed JSON request, in place.
-
-    Returns (accepted, rejected, reasons). Used by the receiver to answer
-    `partial_success` before it persists the rest.
-    """
-    resource_spans = _pick(obj, "resourceSpans", "resource_spans")
-    if resource_spans is None:  # absent or null: an empty request, as an empty protobuf body is
-        return 0, 0, []
-    if not isinstance(resource_spans, list):
-        raise BadSpan("resourceSpans must be a JSON array")
-    accepted = rejected = 0
-    reasons: list[str] = []
-    for rs in resource_spans:
-        if not isinstance(rs, dict):
-            raise BadSpan("each resourceSpans entry must be an object")
-        for key in ("scopeSpans", "scope_spans", "instrumentationLibrarySpans", "instrumentation_library_spans"):
-            for ss in rs.get(key) or ():
-                spans = ss.get("spans") if isinstance(ss, dict) else None
-                if not spans:
-                    continue
-                keep = []
-                for span in spans:
-                    try:
-                        if not isinstance(span, dict):
-                            raise BadSpan("a span must be an object")
-                        if (hex_id(_pick(span, "traceId", "trace_id"), 16, "traceId") is None
-                                or hex_id(_pick(span, "spanId", "span_id"), 8, "spanId") is None):
-                            raise BadSpan("traceId and spanId are required")
-                        hex_id(_pick(span, "parentSpanId", "parent_span_id"), 8, "parentSpanId")
-                        keep.append(span)
-                    except BadSpan as exc:
-                        rejected += 1
-                        if len(reasons) < 3:
-                            reasons.append(str(exc))
-                accepted += len(keep)
-                ss["spans"] = keep
-    return accepted, rejected, reasons
