@@ -7,7 +7,7 @@ import json
 import sys
 
 from .errors import UserError
-from .options import add_db_option
+from .options import add_db_option, zone
 
 HELP = """Load agent traces and audit logs into the warehouse.
 
@@ -27,7 +27,7 @@ def register(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="+", metavar="PATH")
     add_db_option(p)
-    p.add_argument("--tz", default="UTC", help="time zone of naive timestamps in the input (default UTC), e.g. Asia/Shanghai")
+    p.add_argument("--tz", default="UTC", type=zone, help="time zone of naive timestamps in the input (default UTC), e.g. Asia/Shanghai")
     p.add_argument("--strict", action="store_true", help="exit 1 when any record was quarantined")
     p.add_argument("--max-record-mb", type=int, default=16, help="records larger than this are quarantined (default 16)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")

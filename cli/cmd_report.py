@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .options import add_db_option
+from .options import add_db_option, zone
 
 
 def register(sub) -> None:
@@ -16,7 +16,7 @@ def register(sub) -> None:
     p.add_argument("--week", required=True, help="ISO week, e.g. 2026-W47")
     p.add_argument("--format", choices=("md", "html"), default=None, help="default: from --out's suffix, else md")
     p.add_argument("--out", default=None, metavar="FILE", help="write here instead of standard output")
-    p.add_argument("--tz", default=None, help="timezone of the week's days (default $TRACE_AUDIT_TZ or UTC)")
+    p.add_argument("--tz", default=None, type=zone, help="timezone of the week's days (default $TRACE_AUDIT_TZ or UTC)")
     p.add_argument("--rule-run", dest="rule_run", default=None, help="rule run id (default: the newest)")
     p.add_argument("--dashboard-url", default="http://localhost:8501",
                    help="base URL for links to the investigation view ('' for no links)")
@@ -29,11 +29,12 @@ def run(args) -> int:
     from .errors import UserError
     from ..queries import dashboard_queries as dq
     from ..queries.warehouse import db
+    from ..queries.warehouse.zones import check_zone
     from ..dashboard import report
 
     fmt = args.format or ("html" if (args.out or "").lower().endswith((".html", ".htm")) else "md")
-    tz = args.tz or os.environ.get("TRACE_AUDIT_TZ") or "UTC"
     try:
+        tz = args.tz or check_zone(os.environ.get("TRACE_AUDIT_TZ") or "UTC", option="TRACE_AUDIT_TZ")
         dq.iso_week_bounds(args.week)
         dq.Filters(since=dq.iso_week_bounds(args.week)[0], until=dq.iso_week_bounds(args.week)[1], tz=tz)
     except ValueError as exc:

@@ -10,7 +10,7 @@ import sys
 import threading
 
 from .errors import UserError
-from .options import add_db_option
+from .options import add_db_option, zone
 from ..dashboard.net import is_loopback
 
 HELP = """Receive traces over OTLP/HTTP (POST /v1/traces, protobuf or JSON, gzip)
@@ -42,7 +42,7 @@ def register(sub) -> None:
     p.add_argument("--drain-interval", type=float, default=1.0, help="seconds between loads (default 1)")
     p.add_argument("--no-drain", action="store_true",
                    help="accept and spool only, never load (for tests of crash recovery)")
-    p.add_argument("--tz", default="UTC", help=argparse.SUPPRESS)
+    p.add_argument("--tz", default="UTC", type=zone, help=argparse.SUPPRESS)
     p.add_argument("--quiet", action="store_true", help="no log lines")
     p.set_defaults(run=run)
 

@@ -29,11 +29,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from functools import lru_cache
 from importlib import resources
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 import duckdb
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, field_validator
+
+from .warehouse.zones import check_zone
 
 WIDE = timedelta(days=36525)
 PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -102,11 +104,7 @@ class Filters(BaseModel):
     @field_validator("tz")
     @classmethod
     def _known_zone(cls, v: str) -> str:
-        try:
-            ZoneInfo(v)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ValueError(f"unknown timezone {v!r}; use an IANA name such as UTC or Asia/Shanghai") from exc
-        return v
+        return check_zone(v, option=None)
 
     @field_validator("until")
     @classmethod

@@ -74,7 +74,7 @@ def test_filters_bounds_in_local_time():
     assert p["until"] == datetime(2026, 11, 22, 16, tzinfo=timezone.utc)
     assert p["prev_since"] == datetime(2026, 11, 8, 16, tzinfo=timezone.utc)
     assert p["tz_offset_s"] == 8 * 3600
-    with pytest.raises(ValueError, match="unknown timezone"):
+    with pytest.raises(ValueError, match="unknown time zone"):
         dq.Filters(since=date(2026, 11, 16), until=date(2026, 11, 22), tz="Mars/Olympus")
     with pytest.raises(ValueError, match="ends"):
         dq.Filters(since=date(2026, 11, 16), until=date(2026, 11, 1))

@@ -3,6 +3,7 @@ the warehouse holds UTC, and the process's own TZ changes nothing."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -111,3 +112,47 @@ def test_unknown_zone_is_refused_before_anything_is_written(tmp_path, db_path):
     with pytest.raises(ValueError, match="unknown time zone 'Mars/Olympus'"):
         ingest([str(path)], db_path, tz="Mars/Olympus")
     assert not os.path.exists(db_path)
+
+
+# One time-zone system (issue 13). `AET` is a zone name DuckDB's ICU knows and Python's zoneinfo
+# does not: it used to load seed-004 dumps and quarantine every seed-001 record with a naive time.
+def test_a_zone_only_one_system_knows_is_refused_for_every_reader(tmp_path, db_path):
+    seed004 = write_jsonl(tmp_path / "dump.jsonl", [task(1, create_time="2026-11-08 08:00:00")])
+    seed001 = tmp_path / "trace.jsonl"
+    seed001.write_text(json.dumps({"task_id": "t1", "user_query": "q", "final_answer": "ok", "tool_calls": [
+        {"tool_name": "create_reminder", "arguments": {}, "result": {"id": 1},
+         "start_time": "2026-11-08 08:00:00", "end_time": "2026-11-08 08:00:01"}]}) + "\n")
+    with pytest.raises(ValueError, match="unknown time zone 'AET' for --tz"):
+        ingest([str(seed004), str(seed001)], db_path, tz="AET")
+    assert not os.path.exists(db_path)
+
+
+def test_the_cli_names_the_option_of_an_unknown_zone(tmp_path, db_path, capsys):
+    from trace_audit.cli.main import main
+
+    path = write_jsonl(tmp_path / "d.jsonl", [task(1)])
+    for argv in (["ingest", str(path), "--db", db_path, "--tz", "AET"],
+                 ["report", "--db", db_path, "--week", "2026-W45", "--tz", "AET"],
+                 ["dashboard", "--db", db_path, "--tz", "AET"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert "argument --tz: unknown time zone 'AET'" in err and "Traceback" not in err, argv
+    assert not os.path.exists(db_path)
+
+
+@pytest.mark.parametrize("wall, utc", [
+    ("2026-04-05 02:30:00", datetime(2026, 4, 4, 16, 30, tzinfo=UTC)),  # Sydney's clocks go back: 02:30 twice
+    ("2026-10-04 02:30:00", datetime(2026, 10, 3, 16, 30, tzinfo=UTC)),  # clocks go forward: no 02:30
+    ("2026-07-01 12:00:00", datetime(2026, 7, 1, 2, 0, tzinfo=UTC)),
+])
+def test_naive_times_are_converted_one_way_for_every_reader(tmp_path, db_path, wall, utc):
+    # A seed-004 dump (read in SQL) and a seed-001 trace (read in Python) with the same naive time
+    # land on the same instant, also where the wall clock is ambiguous or skipped.
+    seed004 = write_jsonl(tmp_path / "dump.jsonl", [step(1, 1, create_time=wall)])
+    seed001 = tmp_path / "trace.jsonl"
+    seed001.write_text(json.dumps({"task_id": "t1", "user_query": "q", "final_answer": "ok", "tool_calls": [
+        {"tool_name": "create_reminder", "arguments": {}, "result": {"id": 1}, "start_time": wall}]}) + "\n")
+    ingest([str(seed004), str(seed001)], db_path, tz="Australia/Sydney")
+    assert dict(query(db_path, "SELECT task_id, started_at FROM steps")) == {"1": utc, "t1": utc}

@@ -103,7 +103,9 @@ class PythonReader(Reader):
     def rows(self, record: dict[str, Any], ctx: "RecordContext") -> Rows:  # pragma: no cover
         raise NotImplementedError
 
-    def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], "RecordContext"]) -> Decoded:
+    def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], "RecordContext"],
+                       localize: Callable[[list[datetime]], list[datetime]]) -> Decoded:
+        """`localize` reads naive times (a reader's datetimes without tzinfo) in --tz, the decoder's way."""
         out = Decoded()
         buckets: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
         for line, raw in records:
@@ -125,15 +127,24 @@ class PythonReader(Reader):
                     buckets[table].append(row)
         for table, rows in buckets.items():
             if rows:
+                _localize_naive(table, rows, localize)
                 out.add(table, rows_to_table(table, rows))
         return out
+
+
+def _localize_naive(table: str, rows: list[dict[str, Any]], localize: Callable[[list[datetime]], list[datetime]]) -> None:
+    stamps = [f.name for f in arrow_schema(table) if pa.types.is_timestamp(f.type)]
+    naive = [(row, name) for row in rows for name in stamps
+             if isinstance(row.get(name), datetime) and row[name].tzinfo is None]
+    if naive:
+        for (row, name), aware in zip(naive, localize([row[name] for row, name in naive])):
+            row[name] = aware
 
 
 @dataclass
 class RecordContext:
     source_file: str
     line: int
-    tz: str
 
 
 @dataclass(frozen=True)
@@ -168,16 +179,14 @@ def epoch_to_datetime(value: Any) -> datetime | None:
     return datetime.fromtimestamp(v, tz=timezone.utc)
 
 
-def parse_iso(text: str, tz: str = "UTC") -> datetime | None:
-    from zoneinfo import ZoneInfo
-
+def parse_iso(text: str) -> datetime | None:
+    """ISO 8601 text to a UTC datetime, or to a naive one when the text has no offset: the
+    decoder reads those in --tz (`PythonReader.decode_records`), as it reads naive text."""
     try:
         dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError as exc:
         raise RowError(f"expected a timestamp, got {text[:60]!r}") from exc
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=ZoneInfo(tz))
-    return dt.astimezone(timezone.utc)
+    return dt if dt.tzinfo is None else dt.astimezone(timezone.utc)
 
 
 def rows_to_table(table: str, rows: list[dict[str, Any]]) -> pa.Table:

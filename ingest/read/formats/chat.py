@@ -63,14 +63,14 @@ def _environment(messages: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def conversation_rows(transcript: Transcript, messages: list[Any], key: str, tz: str) -> None:
+def conversation_rows(transcript: Transcript, messages: list[Any], key: str) -> None:
     """Every message of a chat into `transcript`: a message row each, a step per tool call,
     tool messages settling the calls they answer."""
     for pos, raw in enumerate(messages):
         where = f"{key}[{pos}]"
         m = message(raw, where)
         inner = m.raw
-        created = timestamp(inner.get("created_at", inner.get("timestamp")), f"{where}.created_at", tz)
+        created = timestamp(inner.get("created_at", inner.get("timestamp")), f"{where}.created_at")
         extra = {k: v for k, v in inner.items() if k not in _MESSAGE_KEYS and v not in (None, [], {}, "")}
         if "role" not in inner:
             extra.pop("type", None)  # the LangChain type was the role
@@ -99,7 +99,7 @@ class ChatReader(PythonReader):
         task_user = info.get("task", {}).get("user_id") if isinstance(info, dict) and isinstance(info.get("task"), dict) else None
         user_id = text_or_json(record.get("user_id") or task_user)
         transcript = Transcript(task_id, self.name, text_or_json(record.get("conversation_id")), user_id)
-        conversation_rows(transcript, messages, key, ctx.tz)
+        conversation_rows(transcript, messages, key)
         return transcript.rows(model=text_or_json(record.get("model")),
                                metadata=self._metadata(record, key, env, id_key))
 

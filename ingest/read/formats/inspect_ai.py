@@ -63,8 +63,8 @@ class InspectReader(PythonReader):
             raise RowError(f"field {where}.messages: expected a list, got {type(messages).__name__}")
         task_id = f"inspect:{eval_id}:{text_or_json(sample.get('id'))}:{text_or_json(sample.get('epoch', 1))}"
         transcript = Transcript(task_id, self.name)
-        conversation_rows(transcript, messages, f"{where}.messages", ctx.tz)
-        self._events(transcript, sample.get("events"), where, ctx.tz)
+        conversation_rows(transcript, messages, f"{where}.messages")
+        self._events(transcript, sample.get("events"), where)
         goal = sample.get("input") if isinstance(sample.get("input"), str) else None
         output = sample.get("output") if isinstance(sample.get("output"), dict) else {}
         choices = output.get("choices") if isinstance(output.get("choices"), list) else []
@@ -78,7 +78,7 @@ class InspectReader(PythonReader):
         return transcript.rows(goal=goal, final_answer=final or None, model=text_or_json(spec.get("model")),
                                metadata={k: v for k, v in meta.items() if v not in (None, {}, [])})
 
-    def _events(self, transcript: Transcript, events: Any, where: str, tz: str) -> None:
+    def _events(self, transcript: Transcript, events: Any, where: str) -> None:
         if not isinstance(events, list):
             return
         by_call = {s["step_id"]: s for s in transcript.steps if s["step_id"] is not None}
@@ -88,8 +88,8 @@ class InspectReader(PythonReader):
             step = by_call.get(text_or_json(e.get("id")))
             if step is None:
                 continue
-            step["started_at"] = timestamp(e.get("timestamp"), f"{where}.events[{j}].timestamp", tz)
-            step["ended_at"] = timestamp(e.get("completed"), f"{where}.events[{j}].completed", tz)
+            step["started_at"] = timestamp(e.get("timestamp"), f"{where}.events[{j}].timestamp")
+            step["ended_at"] = timestamp(e.get("completed"), f"{where}.events[{j}].completed")
             if e.get("error") and step["status"] != "failed":  # the event knows of an error the messages lost
                 transcript.settle(step, step.get("result"), text=text_or_json(e.get("result")), error=e["error"])
 

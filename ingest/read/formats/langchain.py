@@ -50,7 +50,7 @@ class LangChainMessagesReader(PythonReader):
         digest = hashlib.sha256("\n".join(raw for _, raw, _ in parsed).encode()).hexdigest()[:10]
         transcript = Transcript(f"langchain:h{digest}", self.name)
         try:
-            conversation_rows(transcript, [m for _, _, m in parsed], "message", ctx.tz)
+            conversation_rows(transcript, [m for _, _, m in parsed], "message")
         except RowError as exc:
             out.errors.extend((line, raw, f"langchain messages from line {first}: {exc}") for line, raw, _ in parsed)
             return out

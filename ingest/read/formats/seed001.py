@@ -35,13 +35,13 @@ _CALL_KEYS = {"tool_name", "arguments", "result", "error", "start_time", "end_ti
               "reason", "attempts"}
 
 
-def timestamp(value: Any, field: str, tz: str) -> datetime | None:
-    """Epoch seconds (ms/us/ns by magnitude) or ISO 8601 (naive read in `tz`) to UTC."""
+def timestamp(value: Any, field: str) -> datetime | None:
+    """Epoch seconds (ms/us/ns by magnitude) or ISO 8601 to UTC; naive ISO stays naive (read in --tz)."""
     if value is None:
         return None
     try:
         if isinstance(value, str) and not _is_number(value):
-            return parse_iso(value, tz)
+            return parse_iso(value)
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise ValueError
         if isinstance(value, float) and not math.isfinite(value):
@@ -172,8 +172,8 @@ class Seed001Reader(PythonReader):
             tool = call.get("tool_name")
             if not isinstance(tool, str) or not tool.strip():
                 raise RowError(f"field {where}.tool_name: missing (every tool call needs the tool's name)")
-            started = timestamp(call.get("start_time"), f"{where}.start_time", ctx.tz)
-            ended = timestamp(call.get("end_time"), f"{where}.end_time", ctx.tz)
+            started = timestamp(call.get("start_time"), f"{where}.start_time")
+            ended = timestamp(call.get("end_time"), f"{where}.end_time")
             unordered.append((pos, call, tool, started, ended))
         # Order by start_time, then position; calls without a start time go last (as NULLS LAST).
         unordered.sort(key=lambda c: (c[3] is None, c[3].timestamp() if c[3] else 0.0, c[0]))
