@@ -127,12 +127,14 @@ class PythonReader(Reader):
                     buckets[table].append(row)
         for table, rows in buckets.items():
             if rows:
-                _localize_naive(table, rows, localize)
+                localize_naive(table, rows, localize)
                 out.add(table, rows_to_table(table, rows))
         return out
 
 
-def _localize_naive(table: str, rows: list[dict[str, Any]], localize: Callable[[list[datetime]], list[datetime]]) -> None:
+def localize_naive(table: str, rows: list[dict[str, Any]], localize: Callable[[list[datetime]], list[datetime]]) -> None:
+    """The naive datetimes among `rows`' timestamp columns, read in --tz by `localize` (in place).
+    A reader that overrides `decode_records` calls it before `rows_to_table`."""
     stamps = [f.name for f in arrow_schema(table) if pa.types.is_timestamp(f.type)]
     naive = [(row, name) for row in rows for name in stamps
              if isinstance(row.get(name), datetime) and row[name].tzinfo is None]
