@@ -93,7 +93,8 @@ class WriteTools(_Strict):
     exclude: list[str] = Field(default_factory=list, description="exact tool names that never count as writes")
     replace_defaults: bool = False
     unchecked_sources: list[str] = Field(
-        default_factory=lambda: ["chat", "otlp", "inspect", "swe-agent", "ag2", "langchain"],
+        default_factory=lambda: ["chat", "otlp", "inspect", "swe-agent", "ag2", "langchain", "langsmith",
+                                 "openai-agents", "langfuse", "phoenix"],
         description="task sources that cannot record a read-back: a success step with verified NULL counts as done")
 
 

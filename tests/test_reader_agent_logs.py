@@ -28,6 +28,7 @@ FIXTURES = {
     GOLDEN / "ag2" / "false_done.json": ("ag2:demo-0001", "Computer_terminal", "failed"),
     GOLDEN / "langchain" / "langgraph_state.json": (None, "add_item", "failed"),
     GOLDEN / "langchain" / "messages_to_dict.json": (None, "book_table", "failed"),
+    GOLDEN / "langsmith" / "runs.jsonl": ("langsmith:1f0c8a2e-0001-4c1e-9a77-0c5e6f000001", "create_reminder", "failed"),
 }
 
 

@@ -94,8 +94,8 @@ LOOKS_LIKE = [
                           "export the traces of the same service"),
     ({"model_name_or_path", "instance_id", "model_patch"}, "SWE-bench predictions (all_preds.jsonl), which hold "
                                                            "no trajectory: ingest the run's .traj files"),
-    ({"run_type", "trace_id"}, "a LangSmith run, which is not read yet"),
-    ({"dotted_order"}, "a LangSmith run, which is not read yet"),
+    ({"dotted_order"}, "a LangSmith run without `run_type` (tool, llm, chain...), which the langsmith reader "
+                       "needs to tell a tool call from a model call: export the runs with every field"),
     ({"span_data", "trace_id"}, "an OpenAI Agents SDK span export, which is not read yet"),
     ({"workflow_name", "object"}, "an OpenAI Agents SDK trace export, which is not read yet"),
     ({"observations"}, "a Langfuse trace export, which is not read yet"),

@@ -19,6 +19,7 @@ from .formats.canonical import CanonicalReader
 from .formats.chat import ChatReader
 from .formats import inspect_ai
 from .formats.langchain import LangChainMessagesReader
+from .formats.langsmith import LangSmithReader
 from .formats.otlp_json import OtlpReader
 from .formats import parquet
 from .formats.seed001 import Seed001Reader
@@ -29,6 +30,7 @@ READERS: list[Reader] = [
     CanonicalReader(),
     Seed001Reader(),
     inspect_ai.InspectReader(),
+    LangSmithReader(),
     SweAgentReader(),
     Ag2Reader(),
     ChatReader(),
