@@ -2,23 +2,30 @@
 
 A canonical JSONL file holds one object per line with `"record"` set to one of
 `task`, `step`, `message`, `audit`; the other keys are the columns of the
-matching warehouse table. These pydantic models document that contract
-(`trace-audit schema` prints their JSON Schema) and name every field; the bulk
-path does not validate row by row with them (see `fields.py`), but both are
-checked against each other in the tests.
+matching warehouse table. These pydantic models are that contract: `trace-audit
+schema` prints their JSON Schema, and the canonical reader's field mappings are
+derived from them (`contract_fields`): the bulk path does not validate row by row
+with pydantic (see `fields.py`), it converts each field as its annotation says.
 """
 
 from __future__ import annotations
 
+import types
+import typing
 from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from . import fields
+
 TaskStatus = Literal["running", "success", "partial", "failed", "unknown"]
 StepStatus = Literal["success", "failed", "running", "unknown"]
 StepKind = Literal["tool", "llm", "verify", "other"]
 Role = Literal["user", "assistant", "tool", "system"]
+
+
+_SOURCE = "The system the record came from; default: canonical"
 
 
 class _Record(BaseModel):
@@ -45,6 +52,7 @@ class TaskRecord(_Record):
     model: str | None = None
     prompt_version: str | None = None
     metadata: dict[str, Any] | None = None
+    source: str | None = Field(None, description=_SOURCE)
 
 
 class StepRecord(_Record):
@@ -87,6 +95,7 @@ class MessageRecord(_Record):
     created_at: datetime | None = None
     task_id: str | None = Field(None, description="Often missing; rules link by conversation and time")
     metadata: dict[str, Any] | None = None
+    source: str | None = Field(None, description=_SOURCE)
 
 
 class AuditRecord(_Record):
@@ -101,6 +110,7 @@ class AuditRecord(_Record):
     created_at: datetime | None = None
     detail: str | None = None
     metadata: dict[str, Any] | None = None
+    source: str | None = Field(None, description=_SOURCE)
 
 
 RECORD_MODELS: dict[str, type[_Record]] = {
@@ -122,3 +132,28 @@ def json_schema() -> dict[str, Any]:
         "oneOf": [{"$ref": f"#/$defs/{m.__name__}"} for m in RECORD_MODELS.values()],
         "$defs": defs,
     }
+
+
+def contract_fields(model: type[_Record]) -> list[fields.Field]:
+    """The field mapping of one record kind, read off its model: each field's conversion
+    from its annotation, required when the model has no default."""
+    return [fields.Field(name, _conversion(info.annotation), required=info.is_required())
+            for name, info in model.model_fields.items() if name != "record"]
+
+
+def _conversion(annotation: Any) -> str:
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        (annotation,) = [a for a in args if a is not type(None)]
+    if annotation is TaskStatus:
+        return fields.STATUS_TASK
+    if annotation is StepStatus:
+        return fields.STATUS_STEP
+    if annotation is Any:  # an object, or a string holding JSON (MySQL dumps)
+        return fields.JSON_TEXT
+    origin = typing.get_origin(annotation)
+    if origin is Literal or annotation is str:  # kinds and roles are normalised by the reader's SQL
+        return fields.STR
+    if origin in (list, dict):
+        return fields.JSON
+    return {int: fields.INT, bool: fields.BOOL, datetime: fields.TS}[annotation]
