@@ -3,8 +3,10 @@
 
     python bench/soak.py                      # 3 minutes at 20,000 spans/s
     python bench/soak.py --minutes 1 --rate 8000
+    python bench/soak.py --protocol grpc      # the clients export over OTLP/gRPC instead of HTTP
 
-For --minutes, client threads POST protobuf requests of --batch spans to `trace-audit serve-otlp`
+For --minutes, client threads send protobuf requests of --batch spans to `trace-audit serve-otlp`
+(POST /v1/traces, or the TraceService/Export gRPC call with --protocol grpc, one channel per client)
 (a subprocess on 127.0.0.1 only) on a fixed schedule for --rate spans/s, while
   - a dashboard-like reader process opens the warehouse read-only in a loop and runs the overview
     kind of queries (it retries while a drain holds the write lock, as the dashboard does);
@@ -103,6 +105,7 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=2, help="client threads (default 2)")
     ap.add_argument("--rules-every", type=float, default=30.0, help="seconds between `rules run` (default 30)")
     ap.add_argument("--drain-timeout", type=float, default=900.0, help="longest wait for the final load (s)")
+    ap.add_argument("--protocol", choices=("http", "grpc"), default="http", help="how clients export (default http)")
     ap.add_argument("--workdir", default=None, help="where the warehouse goes (default: a temp folder)")
     args = ap.parse_args()
 
@@ -110,14 +113,15 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     db_path = work / "soak.duckdb"
     spool = Path(str(db_path) + ".otlp-spool")
-    port = free_port()
+    port, grpc_port = free_port(), free_port()
     body, marker, per_request = template(args.batch)
     recv = subprocess.Popen([*CLI, "serve-otlp", "--db", str(db_path), "--host", "127.0.0.1", "--port", str(port),
-                             "--quiet"], stderr=subprocess.PIPE, text=True)
+                             "--grpc-port", str(grpc_port), "--quiet"], stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while True:
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            for p_ in (port, grpc_port):
+                socket.create_connection(("127.0.0.1", p_), timeout=1).close()
             break
         except OSError:
             if recv.poll() is not None or time.monotonic() > deadline:
@@ -135,8 +139,31 @@ def main() -> int:
     failures: dict[int, int] = {}
     seq = [0]
 
+    def http_send(conn, payload: bytes):
+        try:
+            conn.request("POST", "/v1/traces", payload, {"Content-Type": "application/x-protobuf"})
+            resp = conn.getresponse()
+            return conn, resp.status, resp.read()
+        except OSError:
+            conn.close()
+            return http.client.HTTPConnection("127.0.0.1", port, timeout=60), -1, b""
+
+    def grpc_send(export, payload: bytes):
+        import grpc
+
+        try:
+            return export, 200, export(payload, timeout=60)  # 200: OK, to count alike
+        except grpc.RpcError as err:
+            return export, f"grpc {err.code().name}", b""
+
     def client(k: int) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        if args.protocol == "grpc":
+            import grpc
+
+            channel = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
+            conn, send = channel.unary_unary("/opentelemetry.proto.collector.trace.v1.TraceService/Export"), grpc_send
+        else:
+            channel, conn, send = None, http.client.HTTPConnection("127.0.0.1", port, timeout=60), http_send
         i = 0
         while True:
             due = start + k * interval / args.clients + i * interval
@@ -150,15 +177,7 @@ def main() -> int:
                 n = seq[0]
             payload = body.replace(marker, struct.pack(">QI", n, 0x5A5A5A5A))
             t0 = time.monotonic()
-            try:
-                conn.request("POST", "/v1/traces", payload, {"Content-Type": "application/x-protobuf"})
-                resp = conn.getresponse()
-                answer = resp.read()
-                status = resp.status
-            except OSError:
-                conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                status, answer = -1, b""
+            conn, status, answer = send(conn, payload)
             took = time.monotonic() - t0
             with lock:
                 latencies.append(took)
@@ -167,7 +186,7 @@ def main() -> int:
                 else:
                     failures[status] = failures.get(status, 0) + 1
             i += 1
-        conn.close()
+        (channel or conn).close()
 
     reader = subprocess.Popen([sys.executable, "-c", READER, str(db_path), str(stop_wall)],
                               stdout=subprocess.PIPE, text=True)
@@ -210,7 +229,7 @@ def main() -> int:
     rss = [s[1] for s in samples]
     print()
     print(f"soak: {args.minutes:g} min at {args.rate:,} spans/s offered, {args.batch} spans/request, "
-          f"{args.clients} clients, loopback 127.0.0.1:{port}")
+          f"{args.clients} {args.protocol} clients, loopback 127.0.0.1:{grpc_port if args.protocol == 'grpc' else port}")
     print("| measure | value |\n|---|---|")
     print(f"| requests sent | {len(lat):,} (failed: {failures or 'none'}) |")
     print(f"| spans acknowledged | {acked[0]:,} |")

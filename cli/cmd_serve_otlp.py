@@ -13,10 +13,13 @@ from .errors import UserError
 from .options import add_db_option, zone
 from ..dashboard.net import is_loopback
 
-HELP = """Receive traces over OTLP/HTTP (POST /v1/traces, protobuf or JSON, gzip)
-and load them into the warehouse. Point any OpenTelemetry SDK at it:
+HELP = """Receive traces over OTLP/gRPC (port 4317) and OTLP/HTTP (port 4318: POST
+/v1/traces, protobuf or JSON, gzip) and load them into the warehouse. Point any
+OpenTelemetry SDK at it:
 
-  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 python my_agent.py
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4317 python my_agent.py   # gRPC, the SDK default
+  OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf \
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 python my_agent.py   # HTTP
 
 Each request is written to a spool folder and fsynced before it is
 acknowledged; a loader thread moves the spool into the database every
@@ -28,11 +31,13 @@ they wait a moment when they catch the receiver in the middle of a load."""
 
 
 def register(sub) -> None:
-    p = sub.add_parser("serve-otlp", help="receive OpenTelemetry traces over OTLP/HTTP", description=HELP,
+    p = sub.add_parser("serve-otlp", help="receive OpenTelemetry traces over OTLP/gRPC and OTLP/HTTP", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_db_option(p)
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=4318, help="port (default 4318, the OTLP/HTTP port)")
+    p.add_argument("--port", type=int, default=4318, help="OTLP/HTTP port (default 4318)")
+    p.add_argument("--grpc-port", type=int, default=4317, help="OTLP/gRPC port (default 4317; 0: a free one)")
+    p.add_argument("--no-grpc", action="store_true", help="serve OTLP/HTTP only")
     p.add_argument("--token", default=os.environ.get("TRACE_AUDIT_OTLP_TOKEN"),
                    help="require 'Authorization: Bearer TOKEN' (default: $TRACE_AUDIT_OTLP_TOKEN; "
                         "exporters send it with OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%%20TOKEN)")
@@ -58,15 +63,18 @@ def run(args) -> int:
         print(f"trace-audit: warning: listening on {args.host} without --token: anyone who can reach this "
               "port can write traces", file=sys.stderr)
     config = ReceiverConfig(db_path=db_path, spool_dir=args.spool or default_spool_dir(db_path), host=args.host,
-                            port=args.port, token=args.token, max_bytes=int(args.max_request_mb * 1024 * 1024),
+                            port=args.port, grpc_port=None if args.no_grpc else args.grpc_port, token=args.token, max_bytes=int(args.max_request_mb * 1024 * 1024),
                             drain_interval=args.drain_interval, drain=not args.no_drain, tz=args.tz)
     receiver = Receiver(config)
     try:
         receiver.start()
     except OSError as exc:
-        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc} "
-                        "(is another receiver or Collector running? pick another --port)") from exc
-    print(f"receiving OTLP traces on {receiver.url}/v1/traces -> {db_path} (spool {config.spool_dir}); "
+        ports = f"{args.port}" + ("" if args.no_grpc else f" or {args.grpc_port}")
+        raise UserError(f"cannot listen on {args.host} port {ports}: {exc.strerror or exc} "
+                        "(is another receiver or Collector running? pick another --port / --grpc-port, "
+                        "or --no-grpc)") from exc
+    grpc_line = f" and gRPC {args.host}:{receiver.grpc_port}" if receiver.grpc_port else ""
+    print(f"receiving OTLP on HTTP {receiver.url}/v1/traces{grpc_line} -> {db_path} (spool {config.spool_dir}); "
           "Ctrl-C to stop", file=sys.stderr, flush=True)
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())

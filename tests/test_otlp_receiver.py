@@ -175,6 +175,8 @@ def _free_port() -> int:
 
 
 def _serve(db_path: Path, port: int, *extra: str) -> subprocess.Popen:
+    if "--grpc-port" not in extra:
+        extra = ("--grpc-port", str(_free_port()), *extra)  # never the shared default 4317
     proc = subprocess.Popen([sys.executable, "-m", "trace_audit.cli.main", "serve-otlp", "--db", str(db_path),
                              "--port", str(port), "--drain-interval", "0.2", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -213,6 +215,27 @@ def test_no_loss_across_a_crash_after_200_ok(tmp_path):
         proc.wait(timeout=20)
     assert got == [(3, 3, 4)]
     assert list((tmp_path / "w.duckdb.otlp-spool").glob("*.otlp.*")) == []
+
+
+def test_cli_serves_grpc_on_its_port(tmp_path):
+    """`serve-otlp --grpc-port N`: the SDK's gRPC exporter reaches it; SIGTERM loads what was acknowledged."""
+    from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter as GrpcSpanExporter
+
+    db_path = tmp_path / "w.duckdb"
+    grpc_port = _free_port()
+    proc = _serve(db_path, _free_port(), "--grpc-port", str(grpc_port), "--no-drain")
+    try:
+        exporter = GrpcSpanExporter(endpoint=f"http://127.0.0.1:{grpc_port}", insecure=True)
+        assert exporter.export(finished_spans(sample_turns())) == SpanExportResult.SUCCESS
+        exporter.shutdown()
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)  # acknowledged over gRPC, then a crash before any load
+        proc.wait(timeout=10)
+    proc = _serve(db_path, _free_port(), "--grpc-port", str(grpc_port))
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 0
+    assert f"and gRPC 127.0.0.1:{grpc_port}" in proc.stderr.read()
+    assert rows(str(db_path), "SELECT count(*), sum(total_steps) FROM tasks") == [(3, 4)]
 
 
 def test_cli_reads_while_the_receiver_runs(tmp_path):

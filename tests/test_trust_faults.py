@@ -87,7 +87,7 @@ def _free_port() -> int:
 
 def _serve(db_path: Path, port: int) -> subprocess.Popen:
     proc = subprocess.Popen([*CLI, "serve-otlp", "--db", str(db_path), "--port", str(port), "--drain-interval", "0.5",
-                             "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                             "--no-grpc", "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while True:
         try:

@@ -1,12 +1,16 @@
-"""`trace-audit serve-otlp`: an OTLP/HTTP trace receiver that agents export to unchanged.
+"""`trace-audit serve-otlp`: an OTLP receiver that agents export to unchanged.
 
-`POST /v1/traces` with `application/x-protobuf` or `application/json`,
-optionally gzip-compressed, as the OTLP/HTTP specification describes:
+OTLP/HTTP here (OTLP/gRPC beside it in `grpc_server`, through the same
+`Receiver.accept`): `POST /v1/traces` with `application/x-protobuf` or
+`application/json`, optionally gzip-compressed, as the OTLP/HTTP specification
+describes:
 
-- 200 with an `ExportTraceServiceResponse` in the request's encoding; its
-  `partial_success` says how many spans were rejected (unreadable ids) and why;
+- 200 with an `Export...ServiceResponse` in the request's encoding; its
+  `partial_success` says how many items were rejected and why;
 - 400 with a `google.rpc.Status` when the payload cannot be decoded;
 - 401 without the right bearer token (when one is configured);
+- 400 saying what to set for a gRPC request sent to this port (HTTP/2 preface
+  or `Content-Type: application/grpc`);
 - 413 over the size limit (compressed or decompressed), 415 for other content
   types or encodings, 404/405 for other paths and methods;
 - 503 with Retry-After when the spool cannot be written (disk full), so the
@@ -32,19 +36,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from google.rpc.status_pb2 import Status
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTracePartialSuccess,
-    ExportTraceServiceResponse,
-)
 
+from .requests import JSON, PROTOBUF, SIGNALS, Rejected, Signal, answer, check
 from .spool import Spool
-from .validate import Checked, Refused, check_json, check_protobuf, inflate
+from .validate import Checked, inflate
 
 log = logging.getLogger("trace_audit.otlp")
 
-PROTOBUF = "application/x-protobuf"
-JSON = "application/json"
 INVALID_ARGUMENT = 3  # google.rpc.Code
+RETRY_AFTER_SECONDS = 5  # what a full spool asks exporters to wait (HTTP Retry-After, gRPC RetryInfo)
+_ENDPOINTS = "traces go to POST /v1/traces"
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 
 
@@ -54,6 +55,7 @@ class ReceiverConfig:
     spool_dir: str
     host: str = "127.0.0.1"
     port: int = 4318
+    grpc_port: int | None = None  # OTLP/gRPC port (the CLI's default is 4317); 0 picks a free one; None: no gRPC
     token: str | None = None
     max_bytes: int = DEFAULT_MAX_BYTES
     drain_interval: float = 1.0
@@ -72,9 +74,6 @@ class Stats:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-_Reject = Refused  # the validation's refusal is the receiver's too
-
-
 class OtlpHandler(BaseHTTPRequestHandler):
     server_version = "trace-audit-otlp/1"
     protocol_version = "HTTP/1.1"  # keep-alive: exporters reuse one connection
@@ -86,10 +85,20 @@ class OtlpHandler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if path in ("/", "/health"):
             self._send(200, "text/plain", b"trace-audit OTLP receiver: POST /v1/traces\n")
-        elif path == "/v1/traces":
-            self._status(405, "use POST for /v1/traces", JSON, extra={"Allow": "POST"})
+        elif path in SIGNALS:
+            self._status(405, f"use POST for {path}", JSON, extra={"Allow": "POST"})
         else:
-            self._status(404, f"no such endpoint {path}; traces go to POST /v1/traces", JSON)
+            self._status(404, f"no such endpoint {path}; {_ENDPOINTS}", JSON)
+
+    def parse_request(self) -> bool:
+        # A gRPC client (or any HTTP/2 client with prior knowledge) opens with the HTTP/2
+        # preface, which the standard library answers with a bare 505: say what to set instead.
+        if self.raw_requestline.startswith(b"PRI * HTTP/2"):
+            self.command, self.request_version, self.close_connection = "PRI", "HTTP/1.1", True
+            self.requestline = "PRI * HTTP/2.0"
+            self._status(400, self._grpc_hint("an HTTP/2 (gRPC) connection"), JSON)
+            return False
+        return super().parse_request()
 
     def do_POST(self):
         receiver: Receiver = self.server.receiver  # type: ignore[attr-defined]
@@ -97,37 +106,38 @@ class OtlpHandler(BaseHTTPRequestHandler):
         answer_type = PROTOBUF if ctype == PROTOBUF else JSON
         try:
             path = self.path.split("?", 1)[0]
-            if path != "/v1/traces":
+            if ctype.startswith("application/grpc"):
                 self._drain_body()
-                raise _Reject(404, f"no such endpoint {path}; traces go to POST /v1/traces")
+                raise Rejected(400, self._grpc_hint(f"a gRPC request (Content-Type {ctype})"))
+            signal = SIGNALS.get(path)
+            if signal is None:
+                self._drain_body()
+                raise Rejected(404, f"no such endpoint {path}; {_ENDPOINTS}")
             if receiver.config.token and not self._authorised(receiver.config.token):
                 self._drain_body()
-                raise _Reject(401, "missing or wrong bearer token (Authorization: Bearer ...)")
+                raise Rejected(401, "missing or wrong bearer token (Authorization: Bearer ...)")
             if ctype not in (PROTOBUF, JSON):
                 self._drain_body()
-                raise _Reject(415, f"unsupported Content-Type {ctype or '(none)'}; use {PROTOBUF} or {JSON}")
+                raise Rejected(415, f"unsupported Content-Type {ctype or '(none)'}; use {PROTOBUF} or {JSON}")
             body = self._body(receiver.config.max_bytes)
-            checked = check_protobuf(body) if ctype == PROTOBUF else check_json(body)
-            if checked.records:
-                try:
-                    receiver.spool.append(checked.kind, *checked.records)
-                except OSError as exc:
-                    log.error("cannot write the spool: %s", exc)
-                    raise _Reject(503, f"cannot persist the request ({exc.strerror or exc}); retry later")
-            receiver.count(checked.accepted, checked.rejected)
-            self._success(answer_type, checked)
-        except _Reject as r:
-            extra = {"Retry-After": "5"} if r.code == 503 else None
+            checked = receiver.accept(signal, ctype, body)
+            self._send(200, answer_type, answer(signal, answer_type, checked.rejected, checked.reasons))
+        except Rejected as r:
+            extra = {"Retry-After": str(RETRY_AFTER_SECONDS)} if r.code == 503 else None
             self._status(r.code, r.message, answer_type, extra=extra)
+
+    def _grpc_hint(self, what: str) -> str:
+        receiver: Receiver = self.server.receiver  # type: ignore[attr-defined]
+        port = receiver.grpc_port
+        where = (f"send gRPC to port {port} (OTEL_EXPORTER_OTLP_ENDPOINT=http://{receiver.config.host}:{port})"
+                 if port else "this receiver serves no gRPC (started with --no-grpc)")
+        return (f"this port speaks OTLP/HTTP and got {what}: {where}, or set "
+                "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf to export to this port")
 
     # ---- pieces -------------------------------------------------------------------------
 
     def _authorised(self, token: str) -> bool:
-        got = self.headers.get("Authorization") or ""
-        scheme, _, value = got.partition(" ")
-        # Digests, not the texts: compare_digest on texts of different lengths returns early.
-        return scheme.lower() == "bearer" and hmac.compare_digest(
-            hashlib.sha256(value.strip().encode()).digest(), hashlib.sha256(token.encode()).digest())
+        return bearer_matches(self.headers.get("Authorization") or "", token)
 
     def _drain_body(self) -> None:
         length = self.headers.get("Content-Length")
@@ -142,12 +152,12 @@ class OtlpHandler(BaseHTTPRequestHandler):
             raw = self._chunked(limit)
         elif length is None or not length.strip().isdigit():
             self.close_connection = True
-            raise _Reject(411 if length is None else 400, "Content-Length is required")
+            raise Rejected(411 if length is None else 400, "Content-Length is required")
         else:
             n = int(length)
             if n > limit:
                 self.close_connection = True
-                raise _Reject(413, f"request of {n} bytes is over the {limit} byte limit (--max-request-mb)")
+                raise Rejected(413, f"request of {n} bytes is over the {limit} byte limit (--max-request-mb)")
             raw = self.rfile.read(n)
         return inflate(raw, self.headers.get("Content-Encoding"), limit)
 
@@ -159,7 +169,7 @@ class OtlpHandler(BaseHTTPRequestHandler):
                 size = int(size_line.split(b";", 1)[0].strip(), 16)
             except ValueError:
                 self.close_connection = True
-                raise _Reject(400, "malformed chunked body")
+                raise Rejected(400, "malformed chunked body")
             if size == 0:
                 while self.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
                     pass
@@ -167,20 +177,9 @@ class OtlpHandler(BaseHTTPRequestHandler):
             total += size
             if total > limit:
                 self.close_connection = True
-                raise _Reject(413, f"request is over the {limit} byte limit (--max-request-mb)")
+                raise Rejected(413, f"request is over the {limit} byte limit (--max-request-mb)")
             parts.append(self.rfile.read(size))
             self.rfile.readline(1024)
-
-    def _success(self, answer_type: str, checked: Checked) -> None:
-        rejected, message = checked.rejected, checked.message
-        if answer_type == PROTOBUF:
-            resp = ExportTraceServiceResponse()
-            if rejected:
-                resp.partial_success.CopyFrom(ExportTracePartialSuccess(rejected_spans=rejected, error_message=message))
-            self._send(200, PROTOBUF, resp.SerializeToString())
-        else:
-            body = {"partialSuccess": {"rejectedSpans": str(rejected), "errorMessage": message}} if rejected else {}
-            self._send(200, JSON, json.dumps(body).encode())
 
     def _status(self, code: int, message: str, answer_type: str, extra: dict | None = None) -> None:
         grpc_code = INVALID_ARGUMENT if code == 400 else {401: 16, 404: 5, 413: 8, 415: 3, 503: 14}.get(code, 2)
@@ -212,7 +211,27 @@ class Receiver:
         self._stop = threading.Event()
         self._drain_lock = threading.Lock()
         self.httpd: ThreadingHTTPServer | None = None
+        self.grpc = None  # grpc_server.GrpcServer once started
         self._threads: list[threading.Thread] = []
+
+    def accept(self, signal: Signal, encoding: str, body: bytes) -> Checked:
+        """Check one export request and persist what can be stored, before it is acknowledged.
+
+        The one path of HTTP and gRPC alike: `requests.check` judges the request, the spool
+        fsyncs it. Raises Rejected (400 unreadable, 503 the spool cannot be written)."""
+        checked = check(signal, encoding, body)
+        if checked.records:
+            try:
+                self.spool.append(checked.kind, *checked.records)
+            except OSError as exc:
+                log.error("cannot write the spool: %s", exc)
+                raise Rejected(503, f"cannot persist the request ({exc.strerror or exc}); retry later") from exc
+        self.count(checked.accepted, checked.rejected)
+        return checked
+
+    @property
+    def grpc_port(self) -> int | None:
+        return self.grpc.port if self.grpc is not None else None
 
     def count(self, accepted: int, rejected: int) -> None:
         with self.stats.lock:
@@ -228,7 +247,16 @@ class Receiver:
     def start(self) -> "Receiver":
         if self.config.drain:
             self.drain_once()  # what a previous run acknowledged goes in first
-        self.httpd = ThreadingHTTPServer((self.config.host, self.config.port), OtlpHandler)
+        if self.config.grpc_port is not None:
+            from .grpc_server import GrpcServer  # grpcio loads only when gRPC is served
+
+            self.grpc = GrpcServer(self).start()
+        try:
+            self.httpd = ThreadingHTTPServer((self.config.host, self.config.port), OtlpHandler)
+        except OSError:
+            if self.grpc is not None:
+                self.grpc.stop()
+            raise
         self.httpd.daemon_threads = True
         self.httpd.receiver = self  # type: ignore[attr-defined]
         t = threading.Thread(target=self.httpd.serve_forever, name="otlp-http", daemon=True)
@@ -246,6 +274,8 @@ class Receiver:
         if self.httpd is not None:
             self.httpd.shutdown()
             self.httpd.server_close()
+        if self.grpc is not None:
+            self.grpc.stop()
         for t in self._threads:
             t.join(timeout=30)
         if self.config.drain:
@@ -296,6 +326,14 @@ class Receiver:
             log.info("loaded %d spans from %d spool segment(s) in %.2fs", loaded, len(ready),
                      time.monotonic() - started)
             return loaded
+
+
+def bearer_matches(authorization: str, token: str) -> bool:
+    """Whether an Authorization value (HTTP header or gRPC metadata) is `Bearer <token>`."""
+    scheme, _, value = authorization.partition(" ")
+    # Digests, not the texts: compare_digest on texts of different lengths returns early.
+    return scheme.lower() == "bearer" and hmac.compare_digest(
+        hashlib.sha256(value.strip().encode()).digest(), hashlib.sha256(token.encode()).digest())
 
 
 def default_spool_dir(db_path: str) -> str:
