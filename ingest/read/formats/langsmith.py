@@ -61,8 +61,8 @@ class LangSmithReader(SpanTreeReader):
             out.append(Span(
                 trace_id=trace_id, span_id=run_id, parent_id=text_or_json(run.get("parent_run_id")), kind=kind,
                 name=text_or_json(run.get("name")),
-                started_at=timestamp(run.get("start_time"), f"{where}.start_time", ctx.tz),
-                ended_at=timestamp(run.get("end_time"), f"{where}.end_time", ctx.tz),
+                started_at=timestamp(run.get("start_time"), f"{where}.start_time"),
+                ended_at=timestamp(run.get("end_time"), f"{where}.end_time"),
                 input=parsed_json(run.get("inputs")), output=parsed_json(run.get("outputs")),
                 error=run.get("error"), status=run.get("status"), model=text_or_json(model),
                 meta={**meta, **({"metadata": metadata} if metadata and kind == OTHER else {})}))
