@@ -135,17 +135,18 @@ def write_file(kind: str, requests, workdir: Path) -> Path:
 
 def bench_reader(path: Path) -> tuple[float, float, int]:
     """The reader alone: framing and decoding to Arrow rows as the loader runs them
-    (`loader._decoded_frames`: framing a frame ahead in its own thread); no redaction,
+    (`frame_loop.decoded_frames`: framing a frame ahead in its own thread); no redaction,
     nothing written."""
     from trace_audit.ingest.read.decoder import Decoder
-    from trace_audit.ingest.load.loader import DEFAULT_MAX_RECORD_BYTES, _decoded_frames
+    from trace_audit.ingest.load.frame_loop import decoded_frames
+    from trace_audit.ingest.load.loader import DEFAULT_MAX_RECORD_BYTES
 
     decoder = Decoder()
     n = 0
     started, cpu = time.perf_counter(), time.process_time()
     try:
         with open(path, "rb") as fh:
-            for _, decoded in _decoded_frames(fh, decoder, str(path), DEFAULT_MAX_RECORD_BYTES):
+            for _, decoded in decoded_frames(fh, decoder, str(path), DEFAULT_MAX_RECORD_BYTES):
                 assert not decoded.errors, decoded.errors[:3]
                 if "otel_spans" in decoded.tables:
                     n += decoded.tables["otel_spans"].num_rows

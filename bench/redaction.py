@@ -94,7 +94,7 @@ def run(paths: list[Path], db_path: str, redactor) -> dict:
     from trace_audit.ingest.load import loader
     from trace_audit.ingest.read.decoder import Decoder
     from trace_audit.ingest.read.framing import frames
-    from trace_audit.ingest.redact.redaction import RedactionReport
+    from trace_audit.ingest.redact.report import RedactionReport
     from trace_audit.queries.warehouse import db
 
     report = RedactionReport()
@@ -134,7 +134,8 @@ def otlp_frames(spans: int, pii_rate: float, seed: int = 4) -> list:
     from otlp import build_requests, write_file
 
     from trace_audit.ingest.read.decoder import Decoder
-    from trace_audit.ingest.load.loader import DEFAULT_MAX_RECORD_BYTES, _decoded_frames
+    from trace_audit.ingest.load.frame_loop import decoded_frames
+    from trace_audit.ingest.load.loader import DEFAULT_MAX_RECORD_BYTES
 
     decoder = Decoder("UTC")
     rng = random.Random(seed)
@@ -143,7 +144,7 @@ def otlp_frames(spans: int, pii_rate: float, seed: int = 4) -> list:
         with tempfile.TemporaryDirectory(prefix="bench-redaction-") as d:
             path = write_file("pb", build_requests(spans, 512), Path(d))
             with open(path, "rb") as fh:
-                out = [decoded for _, decoded in _decoded_frames(fh, decoder, "bench.pb", DEFAULT_MAX_RECORD_BYTES)]
+                out = [decoded for _, decoded in decoded_frames(fh, decoder, "bench.pb", DEFAULT_MAX_RECORD_BYTES)]
     finally:
         decoder.close()
     for decoded in out:
@@ -161,7 +162,9 @@ def otlp_frames(spans: int, pii_rate: float, seed: int = 4) -> list:
 def run_otlp(args) -> int:
     from dataclasses import replace
 
-    from trace_audit.ingest.redact.redaction import RedactionConfig, RedactionReport, Redactor, redact_decoded
+    from trace_audit.ingest.redact.config import RedactionConfig
+    from trace_audit.ingest.redact.redactor import Redactor, redact_decoded
+    from trace_audit.ingest.redact.report import RedactionReport
 
     t = time.perf_counter()
     frames = otlp_frames(args.otlp_spans, args.pii_rate)
@@ -203,7 +206,8 @@ def main() -> int:
     if args.pii_rate is None:
         args.pii_rate = 0.05
 
-    from trace_audit.ingest.redact.redaction import RedactionConfig, Redactor
+    from trace_audit.ingest.redact.config import RedactionConfig
+    from trace_audit.ingest.redact.redactor import Redactor
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-redaction-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -48,10 +48,11 @@ def run(args) -> int:
 
     redaction = redaction_settings(args.config, disabled=args.no_redaction)
     if args.redaction_report:
-        from ..ingest.redact.redaction import dry_run
+        from ..ingest.load.dry_run import dry_run
 
         try:
-            print(dry_run(args.paths, redaction, tz=args.tz).table())
+            report = dry_run(args.paths, redaction, tz=args.tz, max_record_bytes=args.max_record_mb * 1024 * 1024)
+            print(report.table())
         except ValueError as exc:
             raise UserError(str(exc)) from exc
         return 0

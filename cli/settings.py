@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from ..ingest.redact.redaction import RedactionConfig
+from ..ingest.redact.config import RedactionConfig
 from ..queries.config import DEFAULT_CONFIG_NAME, ConfigError, explain_validation, load_config
 from .errors import UserError
 

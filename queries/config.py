@@ -120,7 +120,7 @@ class Config(_Strict):
         default_factory=lambda: [ArgumentBound(tool="^search", arg="top_k", min=1, max=20, required=False)])
     linking: Linking = Field(default_factory=Linking)
     # Read at ingest, not by the rules: kept out of the rule-run digest. Typed by the room that uses it
-    # (ingest/redact/settings.py), so the rules' config does not depend on ingest.
+    # (ingest/redact/config.py, read by cli/settings.py), so the rules' config does not depend on ingest.
     redaction: dict[str, Any] = Field(default_factory=dict)
     base_dir: str | None = Field(None, exclude=True)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 
 from trace_audit.ingest.load.loader import ingest
-from trace_audit.ingest.redact.redaction import RedactionConfig
+from trace_audit.ingest.redact.config import RedactionConfig
 
 GOLDEN = Path(__file__).resolve().parent / "fixtures" / "golden"
 ORDER = {"tasks": "task_id", "steps": "task_id, seq", "messages": "message_id", "ingest_errors": "line"}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from test_ingest_support import JSON_BLANKS, nonblank_lines
 from trace_audit.ingest.load.loader import ingest
-from trace_audit.ingest.redact.redaction import RedactionConfig
+from trace_audit.ingest.redact.config import RedactionConfig
 
 BASE = datetime(2026, 11, 2, tzinfo=timezone.utc)
 line_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=40)

@@ -8,16 +8,9 @@ import tomllib
 
 import pytest
 
-from trace_audit.ingest.redact.redaction import (
-    KEY_ENV,
-    RedactionConfig,
-    RedactionConfigError,
-    RedactionKeyError,
-    Redactor,
-    key_file_for,
-    load_redaction_config,
-    resolve_key,
-)
+from trace_audit.ingest.redact.config import RedactionConfig, RedactionConfigError, load_redaction_config
+from trace_audit.ingest.redact.key import KEY_ENV, RedactionKeyError, key_file_for, resolve_key
+from trace_audit.ingest.redact.redactor import Redactor
 
 
 @pytest.fixture(autouse=True)
@@ -146,7 +139,7 @@ def test_in_memory_database_gets_a_throwaway_key():
 
 
 def test_every_rule_can_be_switched_off():
-    from trace_audit.ingest.redact.redaction import default_rules
+    from trace_audit.ingest.redact.config import default_rules
 
     names = tuple(r.name for r in default_rules().patterns)
     cfg = load_redaction_config({"disable_rules": list(names), "keep_field_names": ["password"]})
@@ -172,7 +165,8 @@ def test_redact_decoded_is_one_call_for_the_loader():
     import pyarrow as pa
 
     from trace_audit.ingest.read.base import Decoded
-    from trace_audit.ingest.redact.redaction import RedactionReport, redact_decoded
+    from trace_audit.ingest.redact.redactor import redact_decoded
+    from trace_audit.ingest.redact.report import RedactionReport
 
     decoded = Decoded(tables={"messages": pa.table({"message_id": ["m1"], "content": ["mail a@example.com"]})},
                       errors=[(3, '{"x": "b@example.com"}', "unrecognised record")])

@@ -20,18 +20,16 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-from trace_audit.ingest.redact.redaction import (
-    _ESCAPED_ASCII,
+from trace_audit.ingest.redact.config import (
     RedactionConfig,
     RedactionConfigError,
-    Redactor,
-    _unescaped_view,
-    compile_rules,
     default_rules,
-    escape_tolerant,
     load_redaction_config,
-    redact_tables,
 )
+from trace_audit.ingest.redact.escape_tolerant import escape_tolerant
+from trace_audit.ingest.redact.prefilter_syntax import ESCAPED_ASCII
+from trace_audit.ingest.redact.redactor import Redactor, redact_tables, _unescaped_view
+from trace_audit.ingest.redact.rules import compile_rules
 
 KEY = b"escapes-test-key-0123456789"
 RULES = compile_rules(RedactionConfig())
@@ -104,7 +102,7 @@ def json_texts(draw) -> str:
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(json_texts(), min_size=1, max_size=25))
 def test_every_row_and_rule_the_unescaped_view_selected_is_still_selected(texts):
-    escaped = matches(texts, _ESCAPED_ASCII)
+    escaped = matches(texts, ESCAPED_ASCII)
     for config in CONFIGS.values():
         rules = compile_rules(config)
         assert rules.json_raw_prefilter is not None
@@ -180,7 +178,7 @@ def test_a_prefilter_match_nested_at_any_depth_is_still_seen_in_the_raw_text(con
         if slashes:
             text = text.replace("/", "\\/")
         # \u-escaped ASCII (\v is written \u000b) sends a row to every rule, so it counts as seen.
-        assert matches([text], compiled.json_raw_prefilter)[0] or matches([text], _ESCAPED_ASCII)[0], text
+        assert matches([text], compiled.json_raw_prefilter)[0] or matches([text], ESCAPED_ASCII)[0], text
         assert matches([text], rules.json_raw_prefilter)[0], text
 
     check()
@@ -230,7 +228,7 @@ def test_escape_tolerant_examples(prefilter, text):
     r"EMP[[:digit:]]{6}", r"\pN{6}", r"ab\z", r"\x{41}B", r"a{,3}b", r"(?U)a+b", r"(a)\1",
 ])
 def test_syntax_python_reads_differently_is_not_rewritten(prefilter):
-    from trace_audit.ingest.redact.redaction import _NotTolerable
+    from trace_audit.ingest.redact.escape_tolerant import _NotTolerable
 
     with pytest.raises(_NotTolerable):
         escape_tolerant(prefilter)

@@ -6,7 +6,10 @@ import json
 
 import pytest
 
-from trace_audit.ingest.redact.redaction import RedactionConfig, RedactionReport, Redactor, _Counter
+from trace_audit.ingest.redact.config import RedactionConfig
+from trace_audit.ingest.redact.redactor import Redactor
+from trace_audit.ingest.redact.report import RedactionReport
+from trace_audit.ingest.redact.text import HitCounter
 
 KEY = b"json-test-key-0123456789"
 
@@ -19,7 +22,7 @@ def redactor() -> Redactor:
 def redact(redactor: Redactor, doc) -> tuple[object, dict[str, int]]:
     report = RedactionReport()
     text = doc if isinstance(doc, str) else json.dumps(doc, ensure_ascii=False)
-    out = redactor.redact_json_text(text, _Counter(report, "steps.args"))
+    out = redactor.redact_json_text(text, HitCounter(report, "steps.args"))
     return json.loads(out), report.counts
 
 
@@ -99,12 +102,12 @@ def test_value_patterns_in_strings_keys_and_numbers(redactor):
 def test_unchanged_documents_keep_their_exact_text(redactor):
     text = '{"a": 1.50, "b": [1, 2, {"c": "d"}], "e": 1e3}'
     report = RedactionReport()
-    assert redactor.redact_json_text(text, _Counter(report, "x")) == text
-    changed = json.loads(redactor.redact_json_text('{"a": 1.50, "password": "x", "e": 1e3}', _Counter(report, "x")))
+    assert redactor.redact_json_text(text, HitCounter(report, "x")) == text
+    changed = json.loads(redactor.redact_json_text('{"a": 1.50, "password": "x", "e": 1e3}', HitCounter(report, "x")))
     assert changed["a"] == 1.5 and changed["e"] == 1000   # same numbers (a rewritten document is re-serialised)
     # Beyond float range a number would turn into Infinity (not JSON): kept as its source text instead.
     huge = redactor.redact_json_text('{"password": "x", "big": 1e400, "i": 123456789012345678901234567890}',
-                                     _Counter(report, "x"))
+                                     HitCounter(report, "x"))
     assert '"big":1e400' in huge and '"i":123456789012345678901234567890' in huge and "«password:" in huge
 
 
@@ -129,7 +132,7 @@ def test_keep_and_extra_field_names():
 def test_hostile_depth_does_not_crash_and_keeps_nothing(redactor):
     deep = '{"password": "p", "a": ' + "[" * 5000 + "1" + "]" * 5000 + "}"
     report = RedactionReport()
-    out = redactor.redact_json_text(deep, _Counter(report, "x"))
+    out = redactor.redact_json_text(deep, HitCounter(report, "x"))
     assert json.loads(out).startswith("«unparseable_json:")
     assert report.counts == {"unparseable_json": 1}
 
@@ -137,7 +140,7 @@ def test_hostile_depth_does_not_crash_and_keeps_nothing(redactor):
 def test_escaped_json_text_does_not_hide_values_from_the_vectorised_gate():
     import pyarrow as pa
 
-    from trace_audit.ingest.redact.redaction import redact_tables
+    from trace_audit.ingest.redact.redactor import redact_tables
 
     # Producers escape slashes (PHP), tabs and newlines; the decoded strings hold the secrets.
     docs = [

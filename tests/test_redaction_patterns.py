@@ -8,17 +8,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from trace_audit.ingest.redact.redaction import (
-    TOKEN_RE,
-    RedactionConfig,
-    Redactor,
-    RedactionReport,
-    _Counter,
-    cn_id_ok,
-    compile_rules,
-    default_rules,
-    luhn_ok,
-)
+from trace_audit.ingest.redact.checks import cn_id_ok, luhn_ok
+from trace_audit.ingest.redact.config import RedactionConfig, default_rules
+from trace_audit.ingest.redact.redactor import Redactor
+from trace_audit.ingest.redact.report import RedactionReport
+from trace_audit.ingest.redact.rules import compile_rules
+from trace_audit.ingest.redact.text import TOKEN_RE, HitCounter
 
 KEY = b"test-key-0123456789abcdef"
 
@@ -30,7 +25,7 @@ def redactor() -> Redactor:
 
 def rules_hit(redactor: Redactor, text: str) -> tuple[str, dict[str, int]]:
     report = RedactionReport()
-    out = redactor.redact_text(text, _Counter(report, "t.c"))
+    out = redactor.redact_text(text, HitCounter(report, "t.c"))
     return out, report.counts
 
 

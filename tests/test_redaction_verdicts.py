@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from trace_audit.ingest.redact.redaction import RedactionConfig, Redactor
+from trace_audit.ingest.redact.config import RedactionConfig
+from trace_audit.ingest.redact.redactor import Redactor
 from trace_audit.queries.warehouse import db
 from trace_audit.queries.engine import run_rules
 

@@ -19,17 +19,10 @@ from trace_audit.ingest.read.decoder import Decoder
 from trace_audit.ingest.read.framing import frames
 from trace_audit.ingest.load.loader import AFTER_FILE
 from trace_audit.ingest.read.registry import BINARY_SNIFFERS
-from trace_audit.ingest.redact.redaction import (
-    JSON_COLUMNS,
-    TEXT_COLUMNS,
-    USER_ID_COLUMNS,
-    RedactionConfig,
-    RedactionReport,
-    Redactor,
-    redact_decoded,
-    redact_tables,
-    redaction_report,
-)
+from trace_audit.ingest.redact.columns import JSON_COLUMNS, TEXT_COLUMNS, USER_ID_COLUMNS
+from trace_audit.ingest.redact.config import RedactionConfig
+from trace_audit.ingest.redact.redactor import Redactor, redact_decoded, redact_tables, redaction_report
+from trace_audit.ingest.redact.report import RedactionReport
 from trace_audit.queries.warehouse import db
 
 KEY = b"warehouse-test-key-0123456789"
@@ -257,7 +250,7 @@ def test_dry_run_counts_equal_real_counts_and_change_nothing(inputs):
 
 
 def test_redaction_report_over_files_matches_the_real_ingest_and_writes_nothing(inputs, tmp_path):
-    from trace_audit.ingest.redact.redaction import dry_run
+    from trace_audit.ingest.load.dry_run import dry_run
 
     before = sorted(p.name for p in tmp_path.iterdir())
     report = dry_run(inputs, RedactionConfig(), tz="Asia/Shanghai")
@@ -305,6 +298,24 @@ def otlp_export() -> dict:
                                "scopeSpans": [{"scope": {"name": "agent"}, "spans": [agent, tool]}]}]}
 
 
+def as_protobuf(doc: dict) -> bytes:
+    """An OTLP/JSON export as the protobuf request an SDK would send."""
+    import base64
+    import copy
+
+    from google.protobuf import json_format
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    doc = copy.deepcopy(doc)
+    for rs in doc["resourceSpans"]:
+        for ss in rs["scopeSpans"]:
+            for span in ss["spans"]:  # OTLP/JSON ids are hex; protobuf's JSON reader wants base64
+                for k in ("traceId", "spanId", "parentSpanId"):
+                    if span.get(k):
+                        span[k] = base64.b64encode(bytes.fromhex(span[k])).decode()
+    return json_format.ParseDict(doc, ExportTraceServiceRequest()).SerializeToString()
+
+
 def test_otlp_spans_and_everything_derived_from_them_are_redacted(tmp_path):
     path = tmp_path / "export.json"
     path.write_text(json.dumps(otlp_export(), ensure_ascii=False), "utf-8")
@@ -324,3 +335,20 @@ def test_otlp_spans_and_everything_derived_from_them_are_redacted(tmp_path):
         assert uid.startswith("«email:")
     finally:
         con.close()
+
+
+def test_redaction_report_on_otlp_protobuf_counts_what_ingest_redacts(tmp_path):
+    # Drift bug (issue 13): the dry run had its own frame loop without the binary sniffers, so a
+    # protobuf file was framed as text: its email was reported under ingest_errors.raw while the
+    # real ingest redacted it in otel_spans.attributes. The dry run now runs the loader's loop.
+    from trace_audit.ingest.load.dry_run import dry_run
+    from trace_audit.ingest.load.loader import ingest
+
+    path = tmp_path / "export.pb"
+    path.write_bytes(as_protobuf(otlp_export()))
+    report = dry_run([str(path)], RedactionConfig())
+    assert "ingest_errors.raw" not in report.by_column
+    assert report.by_column["otel_spans.attributes"]["email"] >= 1
+    real = ingest([str(path)], str(tmp_path / "w.duckdb"), redaction=RedactionConfig())
+    assert real.files[0].status == "loaded" and real.quarantined == 0
+    assert report.as_dict() == real.files[0].redaction.as_dict()

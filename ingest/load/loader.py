@@ -25,7 +25,6 @@ import io
 import os
 import sys
 import uuid
-from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
@@ -34,13 +33,14 @@ import duckdb
 import pyarrow as pa
 
 from ..read.decoder import Decoder
-from ..read.framing import DEFAULT_MAX_RECORD_BYTES, frames
-from .pipeline import ahead
+from ..read.framing import DEFAULT_MAX_RECORD_BYTES
+from .frame_loop import redacted_frames
 from ..read.base import TABLES
-from ..read.registry import BINARY_SNIFFERS
 from .otlp_rebuild import OtlpTraceRebuild
-from ..redact.redaction import RedactionConfig, RedactionReport, Redactor, redact_decoded
-from ..read.sources import Source, expand
+from ..redact.config import RedactionConfig
+from ..redact.redactor import Redactor
+from ..redact.report import RedactionReport
+from ..read.sources import Source, expand, release
 from ...queries.warehouse import db
 
 KEYS = {
@@ -137,7 +137,7 @@ def ingest(
     """Load every file under `paths`; returns what happened to each.
 
     Personal data is redacted before anything is written (on by default; see
-    `ingest/redact/redaction.py`); pass `RedactionConfig(enabled=False)` to turn it off.
+    `ingest/redact/`); pass `RedactionConfig(enabled=False)` to turn it off.
     """
     sources, skipped = expand(paths)
     summary = IngestSummary(skipped=skipped)
@@ -161,9 +161,7 @@ def ingest(
         decoder.close()
         if own:
             con.close()
-        for source in sources:
-            if source.shown == "<stdin>":
-                os.unlink(source.path)
+        release(sources)
     return summary
 
 
@@ -234,16 +232,11 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         fresh = _empty_tables(con) if not staged else set()
         with open(source.path, "rb", buffering=0) as fh:
             hashing = _HashingReader(fh)
-            # Framing, decoding and writing overlap (see pipeline.py); rows are
-            # written in file order all the same. closing(): on an error the
-            # stages stop, and are waited for, before the file is closed and
-            # the decoder serves the next file.
-            decoding = _decoded_frames(hashing, decoder, source.shown, max_record_bytes)
-            with closing(ahead(decoding, name="trace-audit decoding")) as decoded_stream:
+            # Framing, decoding and writing overlap (see frame_loop.py); rows are
+            # redacted before anything is written, and written in file order.
+            with redacted_frames(hashing, decoder, source.shown, max_record_bytes, redactor,
+                                 result.redaction) as decoded_stream:
                 for bytes_read, decoded in decoded_stream:
-                    # Redacted here, before anything is written, while the decoding thread
-                    # works on the next frame (in that thread it added to the slowest stage).
-                    decoded = redact_decoded(decoded, redactor, result.redaction)
                     formats.update(decoded.readers)
                     for table, rows in decoded.tables.items():
                         if stage:
@@ -313,13 +306,6 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         if bar:
             bar[0].stop()
     return result
-
-
-def _decoded_frames(stream, decoder: Decoder, shown: str, max_record_bytes: int):
-    """(bytes read so far, decoded rows) per frame of `stream`; framing runs a frame ahead."""
-    with closing(ahead(frames(stream, max_record_bytes, BINARY_SNIFFERS), name="trace-audit framing")) as framed:
-        for frame in framed:
-            yield frame.bytes_read, decoder.decode(frame, shown)
 
 
 class _Stage:

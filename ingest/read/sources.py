@@ -2,7 +2,7 @@
 
 Directories are walked recursively in sorted order, taking the file endings
 the readers understand and skipping hidden entries; `-` is standard input
-(spooled to a temporary file first so it can be hashed and re-read).
+(copied first so it can be hashed and re-read, into a file that has no name: see _spool_stdin).
 
 A sub-directory holding a file named `.trace-audit-ignore` is skipped while
 walking (it is still read when named on the command line). The sample month
@@ -15,8 +15,9 @@ import os
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 # Endings picked up when walking a directory. A file named explicitly is read
 # whatever its name; readers recognise records by content, not by name.
@@ -37,6 +38,8 @@ class Source:
     path: str         # what to open
     shown: str        # what to call it in tables and messages
     problem: str | None = None  # set when the path cannot be read
+    # What to do once the source is read (closes standard input's copy); see `release`.
+    release: Callable[[], None] | None = field(default=None, compare=False, repr=False)
 
 
 def _ingestible(p: Path) -> bool:
@@ -83,7 +86,36 @@ def _checked(p: Path) -> Source:
 
 
 def _spool_stdin() -> Source:
-    tmp = tempfile.NamedTemporaryFile(prefix="trace-audit-stdin-", suffix=".jsonl", delete=False)
-    with tmp:
+    # The copy holds the input before redaction, so it must never outlive the run, even a killed
+    # one: TemporaryFile has no name from the start (O_TMPFILE, or unlinked at once), and the
+    # loader opens it through this process's own descriptor table. Where there is no
+    # /proc/self/fd, a named owner-only file is made and removed by `release` (not after SIGKILL).
+    tmp = tempfile.TemporaryFile(prefix="trace-audit-stdin-")
+    try:
         shutil.copyfileobj(sys.stdin.buffer, tmp, 1024 * 1024)
-    return Source(tmp.name, "<stdin>")
+        tmp.flush()
+    except BaseException:
+        tmp.close()
+        raise
+    by_fd = f"/proc/self/fd/{tmp.fileno()}"
+    if os.path.exists(by_fd):
+        return Source(by_fd, "<stdin>", release=tmp.close)
+    named = tempfile.NamedTemporaryFile(prefix="trace-audit-stdin-", suffix=".jsonl", delete=False)
+    with tmp, named:
+        tmp.seek(0)
+        shutil.copyfileobj(tmp, named, 1024 * 1024)
+    return Source(named.name, "<stdin>", release=lambda: _unlink(named.name))
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def release(sources: list[Source]) -> None:
+    """Let go of what reading `sources` needed (standard input's copy); call once they are read."""
+    for source in sources:
+        if source.release is not None:
+            source.release()

@@ -1,0 +1,44 @@
+"""Which columns redaction may change, and which JSON keys carry a user id.
+
+Everything not listed (ids, tool, status, verified, attempts, times, model,
+versions) is left alone so rule verdicts cannot move.
+"""
+
+from __future__ import annotations
+
+import re
+
+TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
+    "tasks": ("goal", "final_answer"),
+    "steps": ("reason", "error", "detail"),
+    "messages": ("content",),
+    "audit_logs": ("detail",),
+    "otel_spans": ("status_message",),
+}
+JSON_COLUMNS: dict[str, tuple[str, ...]] = {
+    "tasks": ("plan", "metadata"),
+    "steps": ("args", "result", "metadata"),
+    "messages": ("metadata",),
+    "audit_logs": ("metadata",),
+    # Raw OTLP spans: tasks/steps/messages are later derived from these stored
+    # rows, so redacting them here covers everything derived from them.
+    "otel_spans": ("attributes", "resource", "events"),
+}
+USER_ID_COLUMNS: dict[str, tuple[str, ...]] = {
+    "tasks": ("user_id",),
+    "messages": ("user_id",),
+    "audit_logs": ("user_id",),
+}
+# JSON keys that carry a user id: `user_id`, `userId`, OTel `user.id`, `enduser.id`,
+# `gen_ai.user.id`, `traceloop.association.properties.user_id` (normalised forms).
+USER_ID_KEYS = frozenset({"user_id", "userid", "enduser_id"})
+
+
+def is_user_id_key(key: str) -> bool:
+    n = normalise_key(key)
+    return n in USER_ID_KEYS or n.endswith("_user_id")
+
+
+def normalise_key(name: str) -> str:
+    """`X-Api-Key` -> `x_api_key`; `http.request.header.authorization` -> `http_request_header_authorization`."""
+    return re.sub(r"[-. ]", "_", name.strip().lower())
