@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from golden_support import ORDER, _plain, query  # noqa: E402
 from trace_audit.ingest.load.loader import ingest  # noqa: E402
-from trace_audit.ingest.redact.redaction import RedactionConfig  # noqa: E402
+from trace_audit.ingest.redact.config import RedactionConfig  # noqa: E402
 
 COLUMNS = {
     "tasks": ["task_id", "source", "user_id", "conversation_id", "goal", "status", "total_steps", "success_steps",
