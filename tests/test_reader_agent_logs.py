@@ -29,6 +29,8 @@ FIXTURES = {
     GOLDEN / "langchain" / "langgraph_state.json": (None, "add_item", "failed"),
     GOLDEN / "langchain" / "messages_to_dict.json": (None, "book_table", "failed"),
     GOLDEN / "langsmith" / "runs.jsonl": ("langsmith:1f0c8a2e-0001-4c1e-9a77-0c5e6f000001", "create_reminder", "failed"),
+    GOLDEN / "openai_agents" / "batches.jsonl": ("openai-agents:trace_6a1f0e2c9b8d4f7aa1b2c3d4e5f60001",
+                                                 "create_reminder", "failed"),
 }
 
 

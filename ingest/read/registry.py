@@ -20,6 +20,7 @@ from .formats.chat import ChatReader
 from .formats import inspect_ai
 from .formats.langchain import LangChainMessagesReader
 from .formats.langsmith import LangSmithReader
+from .formats.openai_agents import OpenAIAgentsReader
 from .formats.otlp_json import OtlpReader
 from .formats import parquet
 from .formats.seed001 import Seed001Reader
@@ -31,6 +32,7 @@ READERS: list[Reader] = [
     Seed001Reader(),
     inspect_ai.InspectReader(),
     LangSmithReader(),
+    OpenAIAgentsReader(),
     SweAgentReader(),
     Ag2Reader(),
     ChatReader(),

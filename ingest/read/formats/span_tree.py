@@ -124,15 +124,20 @@ def tool_result(value: Any) -> tuple[Any, str | None, Any]:
         if m is not None and m.role == "tool":
             return parsed_json(m.text), m.text, m.status
     if isinstance(value, str):
-        return parsed_json(value), value, None
+        return _parsed(value), value, None
     return value, text_or_json(value) if value is not None else None, None
 
 
 def tool_args(value: Any) -> Any:
-    """A tool's arguments: `{input: "<json>"}` (LangChain's tool run) and JSON strings parsed;
-    LangChain writes a dict's Python repr (`{'content': 'x'}`), read as a literal."""
+    """A tool's arguments: `{input: "<json>"}` (LangChain's tool run) unwrapped, and parsed."""
     if isinstance(value, dict) and set(value) == {"input"}:
         value = value["input"]
+    return _parsed(value)
+
+
+def _parsed(value: Any) -> Any:
+    """JSON text parsed; a dict's or list's Python repr (LangChain's tool input, the Agents SDK's
+    `str(output)`) read as a literal; anything else as is."""
     parsed = parsed_json(value)
     if isinstance(parsed, str) and parsed.strip()[:1] in "{[" and len(parsed) <= 64 * 1024:
         try:
