@@ -14,22 +14,10 @@ value, Python truthiness, `str()` of a value, `as_bool` / `as_int`.
 
 from __future__ import annotations
 
-from ..read.otlp.attributes import CONVERSATION_KEYS, TASK_ID_KEY, USER_KEYS
+from ..read.otlp.attributes import (CONVERSATION_KEYS, INDEXED_PREFIXES, INPUT_TOKENS, MODEL, OUTPUT_TOKENS, PROVIDER,
+                                   STEP_PROVIDER, TASK_ID_KEY, TEXT_KEYS, TOOL_ARGS, TOOL_NAME, TOOL_RESULT, USER_KEYS)
+from ..read.vocabulary import TASK_STATUSES, VERIFY_TOOL
 
-TOOL_NAME = ("gen_ai.tool.name", "tool.name", "traceloop.entity.name")
-TOOL_ARGS = ("gen_ai.tool.call.arguments", "input.value", "traceloop.entity.input")
-TOOL_RESULT = ("gen_ai.tool.call.result", "output.value", "traceloop.entity.output")
-MODEL = ("gen_ai.response.model", "gen_ai.request.model", "llm.model_name")
-PROVIDER = ("gen_ai.provider.name", "gen_ai.system")
-STEP_PROVIDER = ("gen_ai.provider.name", "gen_ai.system", "llm.provider")
-INPUT_TOKENS = ("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt",
-                "llm.usage.prompt_tokens")
-OUTPUT_TOKENS = ("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion",
-                 "llm.usage.completion_tokens")
-# Read in Python for the turn's request and reply (rebuild._texts).
-TEXT_KEYS = ("gen_ai.input.messages", "gen_ai.output.messages", "input.value", "output.value",
-             "traceloop.entity.input", "traceloop.entity.output")
-INDEXED_PREFIXES = ("llm.input_messages.", "llm.output_messages.", "gen_ai.prompt.", "gen_ai.completion.")
 
 ATTRS = tuple(dict.fromkeys((
     "gen_ai.operation.name", "openinference.span.kind", "traceloop.span.kind", "llm.request.type",
@@ -278,6 +266,7 @@ _OK_FALSE = "'\"ok: false\"'"
 _SUCCESS_FALSE = "'\"success: false\"'"
 _STATUS_TEXT = "to_json('status: ' || " + sval("p[" + str(RESULT_KEYS.index("status") + 1) + "]") + ")"
 _WS = "' \t\n\r\f\v'"
+_TASK_STATUSES = ", ".join(f"'{v}'" for v in TASK_STATUSES)
 _r_text = sval("r")
 _said = "(CASE " + " ".join([
     f"WHEN {_obj} AND ({_p('isError')} = 'true' OR {_p('is_error')} = 'true') "
@@ -328,8 +317,8 @@ WITH b0 AS (
     CASE WHEN role = 'tool' THEN
       CASE WHEN {truthy('tool_raw')} THEN {pystr('tool_raw')} ELSE nullif(name_tool, '') END
     END AS tool,
-    CASE WHEN role = 'tool' AND {is_str('tool_raw')} AND {sval('tool_raw')} = 'verify_result' THEN 'verify'
-         WHEN role = 'tool' AND NOT {truthy('tool_raw')} AND name_tool = 'verify_result' THEN 'verify'
+    CASE WHEN role = 'tool' AND {is_str('tool_raw')} AND {sval('tool_raw')} = '{VERIFY_TOOL}' THEN 'verify'
+         WHEN role = 'tool' AND NOT {truthy('tool_raw')} AND name_tool = '{VERIFY_TOOL}' THEN 'verify'
          WHEN role = 'tool' THEN 'tool' ELSE 'llm' END AS kind,
     trim({sval('result_raw')}, {_WS}) AS r_trim,
     trim({sval('args_raw')}, {_WS}) AS a_trim
@@ -410,7 +399,7 @@ WITH per AS (
 ), s AS (
   SELECT *,
     CASE WHEN NOT has_head THEN 'running'
-         WHEN {truthy('ts_raw')} AND lower({pystr('ts_raw')}) IN ('running', 'success', 'partial', 'failed', 'unknown')
+         WHEN {truthy('ts_raw')} AND lower({pystr('ts_raw')}) IN ({_TASK_STATUSES})
            THEN lower({pystr('ts_raw')})
          WHEN status_code = 'error' OR {truthy(_err)} THEN 'failed'
          WHEN failed > 0 AND ok > 0 THEN 'partial'

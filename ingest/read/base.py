@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, ClassVar
@@ -29,6 +30,7 @@ from typing import Any, Callable, ClassVar
 import pyarrow as pa
 
 from ...queries.warehouse.types import arrow_schema
+from .vocabulary import epoch_seconds
 
 TABLES = ("tasks", "steps", "messages", "audit_logs")
 
@@ -103,9 +105,7 @@ class PythonReader(Reader):
     def rows(self, record: dict[str, Any], ctx: "RecordContext") -> Rows:  # pragma: no cover
         raise NotImplementedError
 
-    def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], "RecordContext"],
-                       localize: Callable[[list[datetime]], list[datetime]]) -> Decoded:
-        """`localize` reads naive times (a reader's datetimes without tzinfo) in --tz, the decoder's way."""
+    def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], "RecordContext"]) -> Decoded:
         out = Decoded()
         buckets: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
         for line, raw in records:
@@ -127,14 +127,29 @@ class PythonReader(Reader):
                     buckets[table].append(row)
         for table, rows in buckets.items():
             if rows:
-                localize_naive(table, rows, localize)
                 out.add(table, rows_to_table(table, rows))
         return out
 
 
-def localize_naive(table: str, rows: list[dict[str, Any]], localize: Callable[[list[datetime]], list[datetime]]) -> None:
-    """The naive datetimes among `rows`' timestamp columns, read in --tz by `localize` (in place).
-    A reader that overrides `decode_records` calls it before `rows_to_table`."""
+# How naive times (a Python reader's datetimes without tzinfo) are read: set by the decoder
+# around a Python reader's work (`naive_times_read_by`) to its DuckDB session's way of reading
+# naive text, so both kinds of reader convert them alike. Unset, naive means UTC.
+_LOCALIZE: ContextVar[Callable[[list[datetime]], list[datetime]] | None] = ContextVar("localize", default=None)
+
+
+@contextmanager
+def naive_times_read_by(localize: Callable[[list[datetime]], list[datetime]]):
+    token = _LOCALIZE.set(localize)
+    try:
+        yield
+    finally:
+        _LOCALIZE.reset(token)
+
+
+def _localize_naive(table: str, rows: list[dict[str, Any]]) -> None:
+    localize = _LOCALIZE.get()
+    if localize is None:
+        return
     stamps = [f.name for f in arrow_schema(table) if pa.types.is_timestamp(f.type)]
     naive = [(row, name) for row in rows for name in stamps
              if isinstance(row.get(name), datetime) and row[name].tzinfo is None]
@@ -171,14 +186,7 @@ def epoch_to_datetime(value: Any) -> datetime | None:
             value = float(value)
         except ValueError:
             return parse_iso(value)
-    v = float(value)
-    if abs(v) >= 1e17:
-        v /= 1e9
-    elif abs(v) >= 1e14:
-        v /= 1e6
-    elif abs(v) >= 1e11:
-        v /= 1e3
-    return datetime.fromtimestamp(v, tz=timezone.utc)
+    return datetime.fromtimestamp(epoch_seconds(float(value)), tz=timezone.utc)
 
 
 def parse_iso(text: str) -> datetime | None:
@@ -197,6 +205,7 @@ def rows_to_table(table: str, rows: list[dict[str, Any]]) -> pa.Table:
     JSON columns take Python values (serialised here; a str becomes a JSON
     string) or `RawJson` for text that is JSON already.
     """
+    _localize_naive(table, rows)
     schema = arrow_schema(table)
     columns = {}
     for f in schema:

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .framing import RAW_KEEP_CHARS, RECORDS_SCHEMA, Frame
-from .base import Decoded, PythonReader, RecordContext, SqlReader, registered
+from .base import Decoded, PythonReader, RecordContext, SqlReader, naive_times_read_by, registered
 from .registry import READERS
 from ...queries.warehouse.zones import check_zone
 
@@ -165,7 +165,8 @@ class Decoder:
                     out.merge(reader.decode(con, tagged, source_file, mine))
             elif isinstance(reader, PythonReader):
                 records = list(zip(mine.column("line").to_pylist(), mine.column("raw").to_pylist()))
-                out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line), self.localize))
+                with naive_times_read_by(self.localize):
+                    out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line)))
         out.errors = [(line, _cut(raw), reason) for line, raw, reason in out.errors]
         out.errors.sort(key=lambda e: e[0])
         return _stamped(out, source_file)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from .vocabulary import STEP_STATUS_WORDS, TASK_STATUS_WORDS, epoch_seconds_sql, status_sql
+
 # Conversions a field can ask for.
 STR, INT, BOOL, TS, JSON, JSON_TEXT, STATUS_TASK, STATUS_STEP = (
     "str", "int", "bool", "ts", "json", "json_text", "task_status", "step_status",
@@ -37,21 +39,6 @@ class Field:
 def sql_str(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
-
-_TASK_STATUS = """CASE
-  WHEN {s} IS NULL THEN NULL
-  WHEN lower(trim({s})) IN ('success','succeeded','successful','ok','done','completed','complete','finished') THEN 'success'
-  WHEN lower(trim({s})) IN ('partial','partially_succeeded','partial_success') THEN 'partial'
-  WHEN lower(trim({s})) IN ('failed','fail','failure','error','errored','aborted','cancelled','canceled') THEN 'failed'
-  WHEN lower(trim({s})) IN ('running','in_progress','pending','started','executing','processing') THEN 'running'
-  ELSE 'unknown' END"""
-
-_STEP_STATUS = """CASE
-  WHEN {s} IS NULL THEN NULL
-  WHEN lower(trim({s})) IN ('success','succeeded','successful','ok','done','completed','complete','finished') THEN 'success'
-  WHEN lower(trim({s})) IN ('failed','fail','failure','error','errored','aborted','cancelled','canceled','timeout') THEN 'failed'
-  WHEN lower(trim({s})) IN ('running','in_progress','pending','started','executing','processing') THEN 'running'
-  ELSE 'unknown' END"""
 
 INT32_MAX = 2**31 - 1
 # Epoch seconds a timestamp can hold (years 1..9999), after scaling.
@@ -77,7 +64,7 @@ def _convert(field: Field, t: str, j: str | None, int32: bool) -> str:
     if field.kind == STR:
         return t
     if field.kind in (STATUS_TASK, STATUS_STEP):
-        return (_TASK_STATUS if field.kind == STATUS_TASK else _STEP_STATUS).format(s=t)
+        return status_sql(t, TASK_STATUS_WORDS if field.kind == STATUS_TASK else STEP_STATUS_WORDS)
     if field.kind == INT:
         # BIGINT and DOUBLE must agree: '3.0' is 3, '3.5' is not an integer
         # (a plain cast would round it), 'true' is neither.
@@ -95,10 +82,7 @@ def _convert(field: Field, t: str, j: str | None, int32: bool) -> str:
     if field.kind == TS:
         num = f"TRY_CAST({t} AS DOUBLE)"
         # Epoch numbers: seconds, or milli/micro/nanoseconds by magnitude.
-        seconds = (
-            f"(CASE WHEN abs({num}) >= 1e17 THEN {num} / 1e9 WHEN abs({num}) >= 1e14 THEN {num} / 1e6 "
-            f"WHEN abs({num}) >= 1e11 THEN {num} / 1e3 ELSE {num} END)"
-        )
+        seconds = epoch_seconds_sql(num)
         # Strings: ISO 8601 with or without offset; naive ones are read in the
         # decoder session's time zone (= --tz). Text with ':' or an inner '-'
         # is a date, so the (failing, costly) number cast is not tried on it.

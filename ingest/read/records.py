@@ -17,12 +17,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import fields
+from . import fields, vocabulary
 
-TaskStatus = Literal["running", "success", "partial", "failed", "unknown"]
-StepStatus = Literal["success", "failed", "running", "unknown"]
-StepKind = Literal["tool", "llm", "verify", "other"]
-Role = Literal["user", "assistant", "tool", "system"]
+TaskStatus = Literal[vocabulary.TASK_STATUSES]
+StepStatus = Literal[vocabulary.STEP_STATUSES]
+StepKind = Literal[vocabulary.STEP_KINDS]
+Role = Literal[vocabulary.ROLES]
 
 
 _SOURCE = "The system the record came from; default: canonical"

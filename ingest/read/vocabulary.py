@@ -1,18 +1,75 @@
-"""SQL snippets shared by the field-mapped readers."""
+"""The read side's shared vocabulary: what a status, a role, a step kind, a failed tool call and
+an epoch number mean, for every reader (SQL and Python alike). Nothing else defines them: the
+canonical contract (records.py), the field mappings (fields.py), the Python readers and the OTLP
+derivation import these."""
+
+# The values the warehouse stores.
+TASK_STATUSES = ("running", "success", "partial", "failed", "unknown")
+STEP_STATUSES = ("success", "failed", "running", "unknown")
+STEP_KINDS = ("tool", "llm", "verify", "other")
+ROLES = ("user", "assistant", "tool", "system")
+VERIFY_TOOL = "verify_result"  # the sentinel's tool: its steps are of kind verify
+
+# How sources spell a status: each word onto the stored value. A step can also time out.
+SUCCESS_WORDS = ("success", "succeeded", "successful", "ok", "done", "completed", "complete", "finished")
+PARTIAL_WORDS = ("partial", "partially_succeeded", "partial_success")
+FAILED_WORDS = ("failed", "fail", "failure", "error", "errored", "aborted", "cancelled", "canceled")
+RUNNING_WORDS = ("running", "in_progress", "pending", "started", "executing", "processing")
+TASK_STATUS_WORDS = {"success": SUCCESS_WORDS, "partial": PARTIAL_WORDS, "failed": FAILED_WORDS,
+                     "running": RUNNING_WORDS}
+STEP_STATUS_WORDS = {"success": SUCCESS_WORDS, "failed": (*FAILED_WORDS, "timeout"), "running": RUNNING_WORDS}
+
+# How sources spell a role (chat dumps, LangChain classes and types), onto ROLES.
+ROLE_SPELLINGS = {
+    "assistant": "assistant", "ai": "assistant", "model": "assistant", "bot": "assistant", "agent": "assistant",
+    "aimessage": "assistant", "aimessagechunk": "assistant",
+    "user": "user", "human": "user", "customer": "user", "humanmessage": "user", "humanmessagechunk": "user",
+    "tool": "tool", "function": "tool", "toolmessage": "tool", "functionmessage": "tool",
+    "system": "system", "developer": "system", "systemmessage": "system",
+}
+
+# Epoch numbers: seconds, or milli/micro/nanoseconds told apart by magnitude.
+EPOCH_SCALES = ((1e17, 1e9), (1e14, 1e6), (1e11, 1e3))
+
+
+def epoch_seconds(value: float) -> float:
+    """An epoch number (s, ms, us or ns by magnitude) in seconds."""
+    for at_least, per_second in EPOCH_SCALES:
+        if abs(value) >= at_least:
+            return value / per_second
+    return value
+
+
+def epoch_seconds_sql(num: str) -> str:
+    """`epoch_seconds` over the SQL number `num`."""
+    cases = " ".join(f"WHEN abs({num}) >= {at_least:g} THEN {num} / {per_second:g}" for at_least, per_second in EPOCH_SCALES)
+    return f"(CASE {cases} ELSE {num} END)"
+
+
+def step_kind(tool: str | None) -> str:
+    """The kind of a step a source did not give one: the sentinel's is verify, others are tools."""
+    return "verify" if tool == VERIFY_TOOL else "tool"
+
+
+def _quoted(words) -> str:
+    return ",".join(f"'{w}'" for w in words)
+
+
+def status_sql(s: str, words: dict[str, tuple[str, ...]]) -> str:
+    """SQL for a status text `s` onto the stored values (unknown when no word matches)."""
+    cases = "\n".join(f"  WHEN lower(trim({s})) IN ({_quoted(spelled)}) THEN '{value}'" for value, spelled in words.items())
+    return f"CASE\n  WHEN {s} IS NULL THEN NULL\n{cases}\n  ELSE 'unknown' END"
+
 
 # A step's kind: as given when it is one we know, else from the tool name.
 STEP_KIND = (
-    "CASE WHEN lower(kind) IN ('tool','llm','verify','other') THEN lower(kind) "
-    "WHEN tool = 'verify_result' THEN 'verify' WHEN tool IS NULL THEN 'other' ELSE 'tool' END"
+    f"CASE WHEN lower(kind) IN ({_quoted(STEP_KINDS)}) THEN lower(kind) "
+    f"WHEN tool = '{VERIFY_TOOL}' THEN 'verify' WHEN tool IS NULL THEN 'other' ELSE 'tool' END"
 )
 
-# Roles as the chat dumps spell them, onto user | assistant | tool | system.
-MESSAGE_ROLE = (
-    "CASE WHEN lower(trim(role)) IN ('assistant','ai','bot','agent','model') THEN 'assistant' "
-    "WHEN lower(trim(role)) IN ('user','human','customer') THEN 'user' "
-    "WHEN lower(trim(role)) IN ('tool','function') THEN 'tool' "
-    "WHEN lower(trim(role)) = 'system' THEN 'system' ELSE lower(trim(role)) END"
-)
+# Roles as the chat dumps spell them, onto ROLES (others are kept, lower-cased).
+MESSAGE_ROLE = "CASE lower(trim(role)) " + " ".join(
+    f"WHEN '{spelled}' THEN '{role}'" for spelled, role in ROLE_SPELLINGS.items()) + " ELSE lower(trim(role)) END"
 
 
 # ---------------------------------------------------------------------------

@@ -25,14 +25,9 @@ from datetime import datetime
 from typing import Any
 
 from ..base import RowError, Rows
-from ..vocabulary import failure, is_coding_tool
-from .seed001 import derived_task_status, step_kind, text_or_json
+from ..vocabulary import ROLE_SPELLINGS, failure, is_coding_tool, step_kind
+from .seed001 import derived_task_status, text_or_json
 
-ROLES = {"assistant": "assistant", "ai": "assistant", "model": "assistant", "bot": "assistant",
-         "aimessage": "assistant", "aimessagechunk": "assistant",
-         "user": "user", "human": "user", "humanmessage": "user", "humanmessagechunk": "user",
-         "tool": "tool", "function": "tool", "toolmessage": "tool", "functionmessage": "tool",
-         "system": "system", "developer": "system", "systemmessage": "system"}
 # LangChain message types (the `type` key) that name a role.
 LANGCHAIN_TYPES = frozenset({"human", "ai", "tool", "system", "function", "chat", "remove",
                              "AIMessageChunk", "HumanMessageChunk", "ToolMessageChunk", "SystemMessageChunk"})
@@ -99,7 +94,7 @@ def looks_like_message(m: Any) -> bool:
     if not isinstance(m, dict):
         return False
     m = unwrap(m)
-    return ("role" in m or m.get("type") in LANGCHAIN_TYPES or str(m.get("type", "")).lower() in ROLES) \
+    return ("role" in m or m.get("type") in LANGCHAIN_TYPES or str(m.get("type", "")).lower() in ROLE_SPELLINGS) \
         and ("content" in m or "tool_calls" in m)
 
 
@@ -143,7 +138,7 @@ def message(m: Any, where: str) -> Message:
     inner = unwrap(m)
     spelled = inner.get("role") if inner.get("role") is not None else inner.get("type")  # LangChain: type
     key = str(spelled or "").strip().lower()
-    role = ROLES.get(key, key or None)
+    role = ROLE_SPELLINGS.get(key, key or None)
     content = inner.get("content")
     answers = text_or_json(inner.get("tool_call_id"))
     if role == "user" and isinstance(content, list):

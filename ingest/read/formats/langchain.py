@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
 from typing import Any, Callable
 
-from ..base import Decoded, PythonReader, RecordContext, RowError, TABLES, localize_naive, rows_to_table
+from ..base import Decoded, PythonReader, RecordContext, RowError, TABLES, rows_to_table
 from .chat import conversation_rows
 from .conversation import LANGCHAIN_TYPES, Transcript
 
@@ -34,8 +33,7 @@ class LangChainMessagesReader(PythonReader):
                           "(list_contains(k, 'data') OR list_contains(k, 'content')) AND "
                           f"json_extract_string(raw, '$.type') IN ({_TYPES})")]
 
-    def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], RecordContext],
-                       localize: Callable[[list[datetime]], list[datetime]]) -> Decoded:
+    def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], RecordContext]) -> Decoded:
         out = Decoded()
         if not records:
             return out
@@ -64,6 +62,5 @@ class LangChainMessagesReader(PythonReader):
                 index = (row.get("metadata") or {}).get("message_index")
                 row["source_line"] = lines[index] if isinstance(index, int) and 0 <= index < len(lines) else first
             if rows:
-                localize_naive(table, rows, localize)
                 out.add(table, rows_to_table(table, rows))
         return out

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from ..base import PythonReader, RecordContext, RowError, Rows, epoch_to_datetime, parse_iso
+from ..vocabulary import step_kind
 
 # metadata keys lifted onto task columns; everything else stays in metadata.
 _META_COLUMNS = {
@@ -90,10 +91,6 @@ def derived_task_status(step_statuses: list[str]) -> str:
     if failed:
         return "partial" if succeeded else "failed"
     return "success" if succeeded == len(step_statuses) else "unknown"
-
-
-def step_kind(tool: str | None) -> str:
-    return "verify" if tool == "verify_result" else "tool"
 
 
 class Seed001Reader(PythonReader):
