@@ -31,6 +31,8 @@ FIXTURES = {
     GOLDEN / "langsmith" / "runs.jsonl": ("langsmith:1f0c8a2e-0001-4c1e-9a77-0c5e6f000001", "create_reminder", "failed"),
     GOLDEN / "openai_agents" / "batches.jsonl": ("openai-agents:trace_6a1f0e2c9b8d4f7aa1b2c3d4e5f60001",
                                                  "create_reminder", "failed"),
+    GOLDEN / "langfuse" / "trace_download.json": ("langfuse:7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e01", "create_reminder", "failed"),
+    GOLDEN / "langfuse" / "client_download.json": ("langfuse:7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e02", "send_message", "partial"),
 }
 
 

@@ -96,8 +96,6 @@ LOOKS_LIKE = [
                                                            "no trajectory: ingest the run's .traj files"),
     ({"dotted_order"}, "a LangSmith run without `run_type` (tool, llm, chain...), which the langsmith reader "
                        "needs to tell a tool call from a model call: export the runs with every field"),
-    ({"observations"}, "a Langfuse trace export, which is not read yet"),
-    ({"traceId", "startTime", "type"}, "a Langfuse observation, which is not read yet"),
     ({"context.span_id"}, "a Phoenix span, which is not read yet"),
 ]
 

@@ -19,6 +19,7 @@ from .formats.canonical import CanonicalReader
 from .formats.chat import ChatReader
 from .formats import inspect_ai
 from .formats.langchain import LangChainMessagesReader
+from .formats.langfuse import LangfuseReader
 from .formats.langsmith import LangSmithReader
 from .formats.openai_agents import OpenAIAgentsReader
 from .formats.otlp_json import OtlpReader
@@ -33,6 +34,7 @@ READERS: list[Reader] = [
     inspect_ai.InspectReader(),
     LangSmithReader(),
     OpenAIAgentsReader(),
+    LangfuseReader(),
     SweAgentReader(),
     Ag2Reader(),
     ChatReader(),
