@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Iterable
 
-from ..base import Decoded, PythonReader, RecordContext, RowError, Rows, TABLES, localize_naive, rows_to_table
+from ..base import Decoded, PythonReader, RecordContext, RowError, Rows, TABLES, rows_to_table
 from .conversation import Transcript, content_text, looks_like_message, message, parsed_json
 from .seed001 import text_or_json
 
@@ -225,8 +225,7 @@ class SpanTreeReader(PythonReader):
     def trace(self, trace_id: str, spans: list[Span], ctx: RecordContext) -> Rows:
         return trace_rows(self.name, trace_id, spans)
 
-    def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], RecordContext],
-                       localize: Callable[[list[datetime]], list[datetime]]) -> Decoded:
+    def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], RecordContext]) -> Decoded:
         out = Decoded()
         traces: dict[str, list[Span]] = {}
         raws: dict[int, str] = {}
@@ -261,7 +260,6 @@ class SpanTreeReader(PythonReader):
                     buckets[table].append(row)
         for table, rows in buckets.items():
             if rows:
-                localize_naive(table, rows, localize)
                 out.add(table, rows_to_table(table, rows))
         return out
 
