@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_db_option, zone
+from .options import add_db_option, zone, port
 
 ACCESS_HELP = """access: the dashboard shows every user's conversations, so it listens on
 127.0.0.1 only. To serve other machines, pass --host ADDRESS --allow-remote
@@ -22,7 +22,7 @@ def register(sub) -> None:
                                    "read-only, so ingests and rule runs can go on while it is open.",
                        epilog=ACCESS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_db_option(p)
-    p.add_argument("--port", type=int, default=8501, help="port (default 8501)")
+    p.add_argument("--port", type=port, default=8501, help="port (default 8501)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; any other needs --allow-remote and --auth)")
     p.add_argument("--allow-remote", action="store_true",

@@ -6,7 +6,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from .options import add_db_option
+from .options import add_db_option, port
 
 SAMPLE_TZ = "Asia/Shanghai"  # the seed-004 sample dumps hold naive Beijing times
 
@@ -23,7 +23,7 @@ def register(sub) -> None:
                                    "2026-W45..W48), run every rule, and serve the dashboard. Works from any folder; "
                                    "the database goes to ~/.cache/trace-audit/demo.duckdb unless --db is given.")
     add_db_option(p)
-    p.add_argument("--port", type=int, default=8501, help="dashboard port (default 8501)")
+    p.add_argument("--port", type=port, default=8501, help="dashboard port (default 8501)")
     p.add_argument("--no-serve", action="store_true", help="build the database and print stats, do not serve")
     p.set_defaults(run=run)
 

@@ -7,7 +7,7 @@ import json
 import sys
 
 from .errors import UserError
-from .options import add_db_option
+from .options import add_db_option, count
 
 COLUMNS = ["run_id", "rule_id", "severity", "task_id", "conversation_id", "user_id", "seq", "event_time",
            "message", "evidence"]
@@ -23,7 +23,7 @@ def register(sub) -> None:
     p.add_argument("--severity", choices=["info", "warn", "review", "block"], default=None)
     p.add_argument("--task", default=None, help="only this task")
     p.add_argument("--format", choices=["table", "jsonl", "csv"], default="table")
-    p.add_argument("--limit", type=int, default=None, help="at most this many rows")
+    p.add_argument("--limit", type=count, default=None, help="at most this many rows")
     p.set_defaults(run=run)
 
 

@@ -6,7 +6,7 @@ import sys
 from datetime import datetime, timezone
 
 from .errors import UserError
-from .options import add_db_option
+from .options import add_db_option, count
 
 
 def parse_ts(text: str | None, what: str) -> datetime | None:
@@ -58,7 +58,7 @@ def register(sub) -> None:
                                       "`explain --run` and `rules diff` take), when it started, the --now it "
                                       "evaluated at, the engine, how many rules ran (and failed), and findings.")
     add_db_option(runs_)
-    runs_.add_argument("--limit", type=int, default=20, help="at most this many runs (default 20; 0 = all)")
+    runs_.add_argument("--limit", type=count, default=20, help="at most this many runs (default 20; 0 = all)")
     runs_.add_argument("--json", action="store_true", help="one JSON object per run")
     runs_.set_defaults(run=_runs)
 

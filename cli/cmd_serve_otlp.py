@@ -10,7 +10,7 @@ import sys
 import threading
 
 from .errors import UserError
-from .options import add_db_option, zone
+from .options import add_db_option, zone, port, positive
 from ..dashboard.net import is_loopback
 
 HELP = """Receive traces over OTLP/gRPC (port 4317) and OTLP/HTTP (port 4318: POST
@@ -35,16 +35,20 @@ def register(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_db_option(p)
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=4318, help="OTLP/HTTP port (default 4318)")
-    p.add_argument("--grpc-port", type=int, default=4317, help="OTLP/gRPC port (default 4317; 0: a free one)")
+    p.add_argument("--port", type=port, default=4318, help="OTLP/HTTP port (default 4318; 0: a free one)")
+    p.add_argument("--grpc-port", type=port, default=4317, help="OTLP/gRPC port (default 4317; 0: a free one)")
     p.add_argument("--no-grpc", action="store_true", help="serve OTLP/HTTP only")
     p.add_argument("--token", default=os.environ.get("TRACE_AUDIT_OTLP_TOKEN"),
                    help="require 'Authorization: Bearer TOKEN' (default: $TRACE_AUDIT_OTLP_TOKEN; "
                         "exporters send it with OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%%20TOKEN)")
     p.add_argument("--spool", default=None, metavar="DIR",
                    help="where acknowledged requests wait to be loaded (default: <db>.otlp-spool next to the db)")
-    p.add_argument("--max-request-mb", type=float, default=32, help="largest request, after decompression (default 32)")
-    p.add_argument("--drain-interval", type=float, default=1.0, help="seconds between loads (default 1)")
+    p.add_argument("--max-request-mb", type=positive, default=32,
+                   help="largest request, after decompression (default 32)")
+    p.add_argument("--max-spool-mb", type=positive, default=1024,
+                   help="while the warehouse cannot take writes (disk full), answer 503 once this much waits "
+                        "in the spool, so exporters hold and retry (default 1024)")
+    p.add_argument("--drain-interval", type=positive, default=1.0, help="seconds between loads (default 1)")
     p.add_argument("--no-drain", action="store_true",
                    help="accept and spool only, never load (for tests of crash recovery)")
     p.add_argument("--tz", default="UTC", type=zone, help=argparse.SUPPRESS)
@@ -63,8 +67,9 @@ def run(args) -> int:
         print(f"trace-audit: warning: listening on {args.host} without --token: anyone who can reach this "
               "port can write traces", file=sys.stderr)
     config = ReceiverConfig(db_path=db_path, spool_dir=args.spool or default_spool_dir(db_path), host=args.host,
-                            port=args.port, grpc_port=None if args.no_grpc else args.grpc_port, token=args.token, max_bytes=int(args.max_request_mb * 1024 * 1024),
-                            drain_interval=args.drain_interval, drain=not args.no_drain, tz=args.tz)
+                            port=args.port, grpc_port=None if args.no_grpc else args.grpc_port, token=args.token,
+                            max_bytes=int(args.max_request_mb * 1024 * 1024), drain_interval=args.drain_interval,
+                            drain=not args.no_drain, tz=args.tz, max_spool_bytes=int(args.max_spool_mb * 1024 * 1024))
     receiver = Receiver(config)
     try:
         receiver.start()

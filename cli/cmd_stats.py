@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .options import add_db_option
+from .options import add_db_option, count
 
 
 def register(sub) -> None:
@@ -16,7 +16,7 @@ def register(sub) -> None:
     add_db_option(p)
     p.add_argument("--json", action="store_true", help="print counts as JSON")
     p.add_argument("--errors", action="store_true", help="list quarantined records (file:line: reason)")
-    p.add_argument("--limit", type=int, default=50, help="how many quarantined records to list (default 50)")
+    p.add_argument("--limit", type=count, default=50, help="how many quarantined records to list (default 50)")
     p.add_argument("--spool", default=None, metavar="DIR",
                    help="the receiver's spool folder (default: <db>.otlp-spool next to the db, as serve-otlp uses)")
     p.set_defaults(run=run)

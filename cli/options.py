@@ -21,3 +21,36 @@ def zone(name: str) -> str:
         return check_zone(name, option=None)
     except UnknownZone as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+# Argument types: a bad value is a usage error (exit 2, argparse's message), never an internal one.
+
+def port(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535)")
+    return n
+
+
+def positive(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        x = float("nan")
+    if not 0 < x < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+    return x
+
+
+def count(text: str) -> int:
+    """A whole number of rows, 0 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
+    return n

@@ -13,8 +13,9 @@ describes:
   or `Content-Type: application/grpc`);
 - 413 over the size limit (compressed or decompressed), 415 for other content
   types or encodings, 404/405 for other paths and methods;
-- 503 with Retry-After when the spool cannot be written (disk full), so the
-  exporter retries instead of dropping.
+- 503 with Retry-After when the spool cannot be written (disk full), or when
+  the warehouse cannot take writes and the spool has grown past its bound
+  (`--max-spool-mb`), so the exporter retries instead of dropping.
 
 Every accepted request is on disk (spool, fsynced) before the answer; a
 single drainer thread loads the spool into the warehouse in short
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import duckdb
 from google.rpc.status_pb2 import Status
 
 from .requests import JSON, PROTOBUF, SIGNALS, Rejected, Signal, answer, check
@@ -47,6 +49,7 @@ INVALID_ARGUMENT = 3  # google.rpc.Code
 RETRY_AFTER_SECONDS = 5  # what a full spool asks exporters to wait (HTTP Retry-After, gRPC RetryInfo)
 _ENDPOINTS = "traces go to POST /v1/traces"
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+DEFAULT_MAX_SPOOL_BYTES = 1024 * 1024 * 1024
 
 
 @dataclass
@@ -61,6 +64,8 @@ class ReceiverConfig:
     drain_interval: float = 1.0
     drain: bool = True  # False: accept and spool only (tests simulate a crash before loading)
     tz: str = "UTC"
+    max_spool_bytes: int = DEFAULT_MAX_SPOOL_BYTES  # while loads fail, 503 once the spool is past this
+    max_backoff: float = 60.0  # seconds between retries of a load that failed, at most
 
 
 @dataclass
@@ -70,6 +75,7 @@ class Stats:
     spans_rejected: int = 0
     spans_loaded: int = 0
     drains: int = 0
+    failed_drains: int = 0  # loads that failed in a row (0: the last one stored everything)
     last_error: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -218,7 +224,9 @@ class Receiver:
         """Check one export request and persist what can be stored, before it is acknowledged.
 
         The one path of HTTP and gRPC alike: `requests.check` judges the request, the spool
-        fsyncs it. Raises Rejected (400 unreadable, 503 the spool cannot be written)."""
+        fsyncs it. Raises Rejected (400 unreadable; 503 the spool cannot be written, or is past
+        its bound while the warehouse refuses writes)."""
+        self.refuse_when_full()
         checked = check(signal, encoding, body)
         if checked.records:
             try:
@@ -238,6 +246,14 @@ class Receiver:
             self.stats.requests += 1
             self.stats.spans_accepted += accepted
             self.stats.spans_rejected += rejected
+
+    def refuse_when_full(self) -> None:
+        """503 while the warehouse refuses writes and the spool is past its bound: what is
+        acknowledged must fit on disk until the warehouse takes it (the spool's own disk
+        filling up is answered 503 by the failed append)."""
+        if self.stats.failed_drains and self.spool.pending_bytes() > self.config.max_spool_bytes:
+            raise Rejected(503, f"the warehouse cannot take writes ({self.stats.last_error}) and "
+                               f"{self.config.max_spool_bytes // 1048576} MiB wait in the spool; retry later")
 
     @property
     def url(self) -> str:
@@ -283,12 +299,25 @@ class Receiver:
         self.spool.close()
 
     def _drain_loop(self) -> None:
+        retry_at = 0.0
         while not self._stop.wait(self.config.drain_interval):
+            if time.monotonic() < retry_at:
+                continue
             try:
                 self.drain_once()
             except Exception as exc:  # noqa: BLE001 - the drainer must outlive one bad batch
                 log.exception("drain failed: %s", exc)
-                self.stats.last_error = str(exc)
+                self._failed(str(exc))
+            if self.stats.failed_drains:  # back off: 2, 4, 8 ... drain intervals, at most max_backoff
+                delay = min(self.config.max_backoff, self.config.drain_interval * 2 ** self.stats.failed_drains)
+                retry_at = time.monotonic() + delay
+            else:
+                retry_at = 0.0
+
+    def _failed(self, message: str) -> None:
+        with self.stats.lock:
+            self.stats.failed_drains += 1
+            self.stats.last_error = message
 
     def drain_once(self, wait_seconds: float = 2.0) -> int:
         """Seal the open segments and load every ready one; returns spans loaded."""
@@ -306,7 +335,12 @@ class Receiver:
                 log.warning("warehouse busy, will retry: %s", exc)
                 self.stats.last_error = str(exc)
                 return 0
+            except (OSError, duckdb.Error) as exc:  # cannot even open it (disk full while it recovers)
+                log.error("cannot open the warehouse, will retry: %s", exc)
+                self._failed(str(exc))
+                return 0
             loaded = 0
+            failed: list[str] = []
             started = time.monotonic()
             try:
                 summary = ingest([str(p) for p in ready], con=con, tz=self.config.tz, progress=False)
@@ -316,13 +350,17 @@ class Receiver:
                 if result.status in ("loaded", "already_loaded"):
                     loaded += result.counts.get("otel_spans", 0)
                     path.unlink()
-                else:
-                    target = self.spool.set_aside(path)
-                    log.error("%s could not be loaded and was moved to %s: %s", path.name, target, result.message)
-                    self.stats.last_error = result.message
+                else:  # kept where it is, and tried again: it was acknowledged
+                    failed.append(result.message or "not stored")
+                    log.error("%s could not be stored, will retry: %s", path.name, result.message)
             with self.stats.lock:
                 self.stats.spans_loaded += loaded
                 self.stats.drains += 1
+                if failed:
+                    self.stats.failed_drains += 1
+                    self.stats.last_error = failed[0]
+                else:
+                    self.stats.failed_drains = 0
             log.info("loaded %d spans from %d spool segment(s) in %.2fs", loaded, len(ready),
                      time.monotonic() - started)
             return loaded

@@ -9,8 +9,11 @@ per line). Both are ordinary OTLP files: `trace-audit ingest` reads them too.
 The drainer seals the open segments (renamed `ready-N...`), loads them with
 the ordinary loader (one transaction per segment; a segment already loaded is
 recognised by its sha256) and deletes them. On start, segments left `open-`
-by a crash are sealed and loaded first. A segment the loader rejects as a
-whole is moved to `failed/` and reported, never deleted.
+by a crash are sealed and loaded first. A segment the loader cannot store
+(the warehouse's disk is full, the file is locked) stays `ready-` and is tried
+again with backoff until it is stored: an acknowledged request is deleted only
+once its rows are committed. (Earlier versions moved such segments to
+`failed/`; they are put back in line on start.)
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class Spool:
         os.chmod(self.dir, 0o700)
         self.lock = threading.Lock()
         self._open: dict[str, tuple[Path, object]] = {}
+        self._requeue_failed()
         numbers = [int(m.group(2)) for m in map(_SEGMENT.match, os.listdir(self.dir)) if m]
         self._next = max(numbers, default=0) + 1
         self.seal()  # whatever a previous run left open is complete up to its last fsync
@@ -100,15 +104,26 @@ class Spool:
                 found.append((int(m.group(2)), self.dir / name))
         return [p for _, p in sorted(found)]
 
-    def set_aside(self, path: Path) -> Path:
+    def _requeue_failed(self) -> None:
+        """Segments an earlier version set aside in failed/ were acknowledged: back in line they go."""
         failed = self.dir / "failed"
-        failed.mkdir(exist_ok=True)
-        target = failed / path.name
-        os.replace(path, target)
-        return target
+        if not failed.is_dir():
+            return
+        for name in os.listdir(failed):
+            m = _SEGMENT.match(name)
+            if m:
+                os.replace(failed / name, self.dir / f"ready-{m.group(2)}.otlp.{m.group(3)}")
+        _fsync_dir(self.dir)
 
     def pending_bytes(self) -> int:
-        return sum(p.stat().st_size for p in self.dir.glob("*.otlp.*") if p.is_file())
+        total = 0
+        for name in os.listdir(self.dir):
+            if _SEGMENT.match(name):
+                try:
+                    total += os.stat(self.dir / name).st_size
+                except FileNotFoundError:  # loaded and deleted meanwhile
+                    pass
+        return total
 
     def close(self) -> None:
         self.seal()
