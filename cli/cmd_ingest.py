@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .errors import UserError
@@ -27,7 +28,8 @@ def register(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="+", metavar="PATH")
     add_db_option(p)
-    p.add_argument("--tz", default="UTC", type=zone, help="time zone of naive timestamps in the input (default UTC), e.g. Asia/Shanghai")
+    p.add_argument("--tz", default=None, type=zone, help="time zone of naive timestamps (no UTC offset) in the "
+                   "input, e.g. Asia/Shanghai (default $TRACE_AUDIT_TZ, else UTC, and ingest says so)")
     p.add_argument("--strict", action="store_true", help="exit 1 when any record was quarantined")
     p.add_argument("--max-record-mb", type=int, default=16, help="records larger than this are quarantined (default 16)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -41,6 +43,15 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+def naive_zone(given: str | None) -> tuple[str, str]:
+    """(zone naive times are read in, who chose it): --tz, else $TRACE_AUDIT_TZ, else UTC by default."""
+    if given:
+        return given, "--tz"
+    if os.environ.get("TRACE_AUDIT_TZ"):
+        return os.environ["TRACE_AUDIT_TZ"], "$TRACE_AUDIT_TZ"
+    return "UTC", "default"
+
+
 def run(args) -> int:
     from ..ingest.load.loader import ingest
 
@@ -51,26 +62,29 @@ def run(args) -> int:
         from ..ingest.load.dry_run import dry_run
 
         try:
-            report = dry_run(args.paths, redaction, tz=args.tz, max_record_bytes=args.max_record_mb * 1024 * 1024)
+            report = dry_run(args.paths, redaction, tz=naive_zone(args.tz)[0], max_record_bytes=args.max_record_mb * 1024 * 1024)
             print(report.table())
         except ValueError as exc:
             raise UserError(str(exc)) from exc
         return 0
     try:
-        summary = ingest(args.paths, args.db, tz=args.tz, max_record_bytes=args.max_record_mb * 1024 * 1024,
+        tz, tz_source = naive_zone(args.tz)
+        summary = ingest(args.paths, args.db, tz=tz, tz_source=tz_source, max_record_bytes=args.max_record_mb * 1024 * 1024,
                          progress=False if args.no_progress else None, redaction=redaction)
     except ValueError as exc:
         raise UserError(str(exc)) from exc
     if args.json:
         print(json.dumps({
             "files": [{"path": f.path, "status": f.status, "counts": f.counts, "quarantined": f.errors,
-                       "formats": f.formats, "message": f.message, "redaction": f.redaction.as_dict()}
+                       "formats": f.formats, "message": f.message, "redaction": f.redaction.as_dict(),
+                       "tz": f.tz or None, "tz_source": f.tz_source or None, "naive_times": f.naive_times}
                       for f in summary.files],
             "totals": summary.totals(),
             "skipped": summary.skipped,
         }, ensure_ascii=False, indent=2))
     else:
         _print_summary(summary)
+    _warn_naive_utc(summary)
     if summary.failed:
         return 2
     if _nothing_loaded(summary):
@@ -87,6 +101,19 @@ def _nothing_loaded(summary) -> bool:
     if any(f.status == "already_loaded" for f in summary.files):
         return False
     return not any(n for k, n in summary.totals().items() if k != "ingest_errors")
+
+
+def _warn_naive_utc(summary) -> None:
+    """Naive times read as UTC because nobody named a zone: a Beijing-time dump read so hides eight
+    hours of stuck tasks and nothing fails, so say it plainly (stderr, also under --json)."""
+    files = [f.path for f in summary.files if f.status == "loaded" and f.naive_read_as_default]
+    if not files:
+        return
+    which = files[0] + (f" and {len(files) - 1} more file(s) hold" if len(files) > 1 else " holds")
+    sys.stderr.write(
+        f"note: {which} times without a UTC offset; they were read as UTC because neither --tz nor "
+        "$TRACE_AUDIT_TZ named a zone. If they are local times (e.g. Beijing time, UTC+8), load them into a "
+        "fresh database with --tz Asia/Shanghai (a file already loaded is skipped). The dashboard shows this too.\n")
 
 
 def _print_summary(summary) -> None:

@@ -29,6 +29,16 @@ EPILOG = """exit codes: 0 ok, 1 findings/quarantine when asked to fail on them, 
 database: --db PATH, else $TRACE_AUDIT_DB, else ./trace_audit.duckdb"""
 
 
+def version() -> str:
+    """The installed distribution's version (pyproject.toml is the one place it is written)."""
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+
+    try:
+        return dist_version("trace-audit")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "0+unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trace-audit",
@@ -36,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"trace-audit {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)

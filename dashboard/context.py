@@ -67,6 +67,11 @@ def setup(wh: Warehouse) -> bool:
     st.sidebar.caption(
         f"Newest turn: {fmt_ts(fresh.get('newest_turn'), f.tz)} · last ingest: {fmt_ts(fresh.get('last_ingest'), f.tz)}"
         f" · last rule run: {fmt_ts(fresh.get('last_rule_run'), f.tz)} · times in {f.tz}")
+    naive = int(fresh.get("naive_utc_files") or 0)
+    if naive:
+        st.caption(f"⚠️ {naive} loaded file(s) (e.g. `{fresh.get('naive_utc_example')}`) hold times without a UTC "
+                   "offset, read as UTC because no zone was given at ingest (--tz or $TRACE_AUDIT_TZ). If they "
+                   "are local times, every time here is off by the zone's offset: reload them with --tz.")
     st.session_state[KEY] = Context(wh, f, now, options, runs)
     return True
 

@@ -84,6 +84,17 @@ def _wh_connection(wh: Warehouse) -> duckdb.DuckDBPyConnection:
     return wh.con
 
 
+def _naive_utc_files(con: duckdb.DuckDBPyConnection) -> tuple[int, str | None]:
+    """(files whose naive times were read as UTC by default, one of them); (0, None) on a warehouse
+    from before ingest_files recorded the zone (read-only here: its columns cannot be added)."""
+    has = con.execute("SELECT count(*) FROM duckdb_columns() WHERE table_name = 'ingest_files' "
+                      "AND column_name = 'naive_times'").fetchall()[0][0]
+    if not has:
+        return 0, None
+    row = dq.run(con, "naive_utc_files").iloc[0]
+    return int(row["files"]), row["example"]
+
+
 def db_path() -> str:
     return db.default_db_path()
 
@@ -106,6 +117,7 @@ def open_warehouse(path: str | None = None) -> Warehouse:
             mtime = 0
         key = (os.path.abspath(path), mtime, db.change_marker(con))
         fresh = dq.run(con, "freshness").iloc[0].to_dict()
+        fresh["naive_utc_files"], fresh["naive_utc_example"] = _naive_utc_files(con)
     except duckdb.Error as exc:
         con.close()
         raise db.DatabaseError(

@@ -129,3 +129,12 @@ def test_explain_shows_the_whole_turn_and_offers_near_ids(loaded, capsys):
     assert main(["explain", "turn-2", "--db", loaded]) == 2
     err = capsys.readouterr().err
     assert "no task 'turn-2'" in err and "Did you mean turn-1?" in err
+
+
+def test_version_is_the_installed_distributions(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"trace-audit {version('trace-audit')}"

@@ -35,6 +35,7 @@ import pyarrow as pa
 from ..read.decoder import Decoder
 from ..read.framing import DEFAULT_MAX_RECORD_BYTES
 from .frame_loop import redacted_frames
+from ..read.naive_times import has_naive_times
 from ..read.base import TABLES
 from .otlp_rebuild import OtlpTraceRebuild
 from ..redact.config import RedactionConfig
@@ -92,6 +93,14 @@ class FileResult:
     message: str = ""
     first_errors: list[tuple[int, str]] = field(default_factory=list)  # (line, reason), a few for the summary
     redaction: RedactionReport = field(default_factory=RedactionReport)
+    tz: str = ""                 # the zone naive times were read in
+    tz_source: str = ""          # where that zone came from: --tz, $TRACE_AUDIT_TZ, default
+    naive_times: bool = False    # the file holds times without an offset (ingest/read/naive_times.py)
+
+    @property
+    def naive_read_as_default(self) -> bool:
+        """Naive times read in the default zone (UTC) because nobody named one: say so."""
+        return self.naive_times and self.tz_source == "default"
 
 
 @dataclass
@@ -129,6 +138,7 @@ def ingest(
     db_path: str | None = None,
     *,
     tz: str = "UTC",
+    tz_source: str = "given",
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     progress: bool | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
@@ -136,6 +146,8 @@ def ingest(
 ) -> IngestSummary:
     """Load every file under `paths`; returns what happened to each.
 
+    `tz` is the zone naive times are read in; `tz_source` says who chose it ("--tz",
+    "$TRACE_AUDIT_TZ", "default", or "given" by a caller), stored per file in ingest_files.
     Personal data is redacted before anything is written (on by default; see
     `ingest/redact/`); pass `RedactionConfig(enabled=False)` to turn it off.
     """
@@ -156,7 +168,7 @@ def ingest(
     try:
         redactor = Redactor.for_database(redaction or RedactionConfig(), db_path, con=con)
         for source in sources:
-            summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress, redactor))
+            summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress, redactor, tz_source))
     finally:
         decoder.close()
         if own:
@@ -189,7 +201,7 @@ class _HashingReader(io.RawIOBase):
 
 
 def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, progress: bool | None,
-                redactor: Redactor | None = None) -> FileResult:
+                redactor: Redactor | None = None, tz_source: str = "given") -> FileResult:
     if source.problem:
         return FileResult(source.shown, "failed", message=source.problem)
     try:
@@ -211,7 +223,8 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
             return FileResult(source.shown, "already_loaded", digest,
                               message=f"same content as {seen[0][0]}, loaded {seen[0][1]:%Y-%m-%d %H:%M}Z; nothing to do")
     pending = digest or f"pending-{uuid.uuid4().hex}"  # stands in for the hash in ingest_errors until known
-    result = FileResult(source.shown, "loaded", digest, counts={t: 0 for t in TABLES})
+    result = FileResult(source.shown, "loaded", digest, counts={t: 0 for t in TABLES}, tz=decoder.tz,
+                        tz_source=tz_source)
     formats: set[str] = set()
     raw_tables = {t for hook in AFTER_FILE for t in hook.raw_tables}
     raw_loaded: dict[str, list[pa.Table]] = {}
@@ -278,10 +291,13 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                 for table, n in hook.after_file(con, mine).items():
                     result.counts[table] = result.counts.get(table, 0) + n
         result.formats = sorted(formats)
+        result.naive_times = has_naive_times(source.path)
         con.execute(
-            "INSERT INTO ingest_files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO ingest_files (path, sha256, size_bytes, format, tasks, steps, messages, audit_logs, errors, "
+            "ingested_at, tz, tz_source, naive_times) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [source.shown, digest, size, ",".join(result.formats), result.counts["tasks"], result.counts["steps"],
-             result.counts["messages"], result.counts["audit_logs"], result.errors, datetime.now(timezone.utc)],
+             result.counts["messages"], result.counts["audit_logs"], result.errors, datetime.now(timezone.utc),
+             result.tz, result.tz_source, result.naive_times],
         )
         db.mark_changed(con)
         con.execute("COMMIT")

@@ -111,8 +111,16 @@ def connect(
     return con
 
 
+# Columns added after a table first shipped: CREATE TABLE IF NOT EXISTS leaves an older
+# warehouse's table as it was, so each is added here (NULL in the rows loaded before).
+ADDED_COLUMNS = [("ingest_files", "tz", "VARCHAR"), ("ingest_files", "tz_source", "VARCHAR"),
+                 ("ingest_files", "naive_times", "BOOLEAN")]
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(schema_sql())
+    for table, column, type_ in ADDED_COLUMNS:
+        con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {type_}")
     row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
     if not row:
         con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])

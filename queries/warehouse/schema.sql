@@ -93,7 +93,10 @@ CREATE TABLE IF NOT EXISTS ingest_files (
     messages        BIGINT,
     audit_logs      BIGINT,
     errors          BIGINT,
-    ingested_at     TIMESTAMPTZ
+    ingested_at     TIMESTAMPTZ,
+    tz              VARCHAR,            -- the zone naive times (no offset) were read in
+    tz_source       VARCHAR,            -- who chose it: --tz | $TRACE_AUDIT_TZ | default (UTC, nobody said) | given
+    naive_times     BOOLEAN             -- the file holds times without an offset (a sniff of its start)
 );
 
 -- Every input record that could not be loaded, with where and why.
