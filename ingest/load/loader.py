@@ -168,7 +168,7 @@ def ingest(
     try:
         redactor = Redactor.for_database(redaction or RedactionConfig(), db_path, con=con)
         for source in sources:
-            summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress, redactor, tz_source))
+            summary.files.append(_ingest_one(con, decoder, source, max_record_bytes, progress, redactor, tz_source, tz))
     finally:
         decoder.close()
         if own:
@@ -201,7 +201,7 @@ class _HashingReader(io.RawIOBase):
 
 
 def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, progress: bool | None,
-                redactor: Redactor | None = None, tz_source: str = "given") -> FileResult:
+                redactor: Redactor | None = None, tz_source: str = "given", tz: str = "UTC") -> FileResult:
     if source.problem:
         return FileResult(source.shown, "failed", message=source.problem)
     try:
@@ -223,7 +223,7 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
             return FileResult(source.shown, "already_loaded", digest,
                               message=f"same content as {seen[0][0]}, loaded {seen[0][1]:%Y-%m-%d %H:%M}Z; nothing to do")
     pending = digest or f"pending-{uuid.uuid4().hex}"  # stands in for the hash in ingest_errors until known
-    result = FileResult(source.shown, "loaded", digest, counts={t: 0 for t in TABLES}, tz=decoder.tz,
+    result = FileResult(source.shown, "loaded", digest, counts={t: 0 for t in TABLES}, tz=tz,
                         tz_source=tz_source)
     formats: set[str] = set()
     raw_tables = {t for hook in AFTER_FILE for t in hook.raw_tables}

@@ -24,6 +24,8 @@ SOURCE_DIALECT = "duckdb"
 SQLGLOT_FLOOR = (28, 0)
 SQLGLOT_BELOW = (31, 0)
 
+_PARSED: dict[tuple[str, str], exp.Expression] = {}
+
 
 class TranspileError(Exception):
     """A rule that sqlglot cannot parse or that binds a value it cannot type."""
