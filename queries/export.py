@@ -18,6 +18,7 @@ from pathlib import Path
 import duckdb
 
 from .engines.base import RULE_TABLES
+from .warehouse.tables import PARQUET_TABLE_KEY
 
 # The UTC day a row belongs to (its partition).
 DAY_OF = {
@@ -26,7 +27,6 @@ DAY_OF = {
     "messages": "created_at",
     "audit_logs": "created_at",
 }
-TABLE_KEY = "trace_audit_table"
 
 
 class ExportError(Exception):
@@ -57,7 +57,7 @@ def write_parquet(con: duckdb.DuckDBPyConnection, out_dir: str | Path, overwrite
     counts = {}
     for table in RULE_TABLES:
         target = (out / table).as_posix().replace("'", "''")
-        opts = f"FORMAT parquet, PARTITION_BY (day), KV_METADATA {{{TABLE_KEY}: '{table}'}}"
+        opts = f"FORMAT parquet, PARTITION_BY (day), KV_METADATA {{{PARQUET_TABLE_KEY}: '{table}'}}"
         if overwrite:
             opts += ", OVERWRITE_OR_IGNORE"
         n = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]

@@ -104,24 +104,10 @@ def _check_tree(tree: exp.Expression) -> list[tuple[int, str, str]]:
 
 # ---- a SELECT alias used in its own WHERE -----------------------------------------------------
 
-_WAREHOUSE_COLUMNS: dict[str, set[str]] | None = None
-
-
 def _warehouse_columns() -> dict[str, set[str]]:
-    global _WAREHOUSE_COLUMNS
-    if _WAREHOUSE_COLUMNS is None:
-        from .warehouse import db
+    from .warehouse.types import columns, tables
 
-        con = db.connect(":memory:")
-        try:
-            rows = con.execute("SELECT table_name, column_name FROM information_schema.columns").fetchall()
-        finally:
-            con.close()
-        out: dict[str, set[str]] = {}
-        for table, column in rows:
-            out.setdefault(table, set()).add(column)
-        _WAREHOUSE_COLUMNS = out
-    return _WAREHOUSE_COLUMNS
+    return {t: set(columns(t)) for t in tables()}
 
 
 def _output_names(query: exp.Expression) -> set[str] | None:

@@ -43,13 +43,8 @@ from ..redact.redactor import Redactor
 from ..redact.report import RedactionReport
 from ..read.sources import Source, expand, release
 from ...queries.warehouse import db
+from ...queries.warehouse.tables import KEYS
 
-KEYS = {
-    "tasks": ("task_id",),
-    "steps": ("task_id", "seq"),
-    "messages": ("message_id",),
-    "audit_logs": ("audit_id",),
-}
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
 # Files from this size on are staged (bounded memory); smaller ones are
 # upserted frame by frame inside their transaction (faster).
@@ -78,8 +73,6 @@ class AfterFile(Protocol):
 # The derivations the loader runs itself, inside each file's transaction (the readers only
 # store raw rows): OTLP spans -> tasks, steps and messages.
 AFTER_FILE: list[AfterFile] = [OtlpTraceRebuild()]
-for _hook in AFTER_FILE:
-    KEYS.update(_hook.raw_tables)
 
 
 @dataclass

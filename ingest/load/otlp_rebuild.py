@@ -28,13 +28,14 @@ import pyarrow as pa
 
 from . import otlp_rebuild_sql as q
 from ..read.otlp.messages import assistant_text, user_text
+from ...queries.warehouse.tables import KEYS
 
 _TEXT_SCHEMA = pa.schema([("task_id", pa.string()), ("goal", pa.string()), ("final_answer", pa.string())])
 
 
 class OtlpTraceRebuild:
     name = "otlp"
-    raw_tables = {"otel_spans": ("trace_id", "span_id")}
+    raw_tables = {"otel_spans": KEYS["otel_spans"]}
 
     def after_file(self, con, loaded: dict[str, pa.Table]) -> dict[str, int]:
         return rebuild_traces(con, loaded["otel_spans"].select(["trace_id"]))

@@ -29,10 +29,11 @@ from typing import Any, Callable, ClassVar
 
 import pyarrow as pa
 
-from ...queries.warehouse.types import arrow_schema
+from ...queries.warehouse.tables import TRACE_TABLES
+from ...queries.warehouse.types import arrow_schema, json_columns
 from .vocabulary import epoch_seconds
 
-TABLES = ("tasks", "steps", "messages", "audit_logs")
+TABLES = TRACE_TABLES  # the tables a reader fills
 
 
 @dataclass
@@ -210,15 +211,7 @@ def rows_to_table(table: str, rows: list[dict[str, Any]]) -> pa.Table:
     columns = {}
     for f in schema:
         values = [r.get(f.name) for r in rows]
-        if f.name in JSON_COLUMNS.get(table, ()):
+        if f.name in json_columns(table):
             values = [v.text if isinstance(v, RawJson) else to_json_text(v) for v in values]
         columns[f.name] = pa.array(values, type=f.type)
     return pa.table(columns, schema=schema)
-
-
-JSON_COLUMNS = {
-    "tasks": ("plan", "metadata"),
-    "steps": ("args", "result", "metadata"),
-    "messages": ("metadata",),
-    "audit_logs": ("metadata",),
-}

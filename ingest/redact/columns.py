@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from ...queries.warehouse.tables import TRACE_TABLES
+from ...queries.warehouse.types import json_columns
+
 TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
     "tasks": ("goal", "final_answer"),
     "steps": ("reason", "error", "detail"),
@@ -15,15 +18,9 @@ TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
     "audit_logs": ("detail",),
     "otel_spans": ("status_message",),
 }
-JSON_COLUMNS: dict[str, tuple[str, ...]] = {
-    "tasks": ("plan", "metadata"),
-    "steps": ("args", "result", "metadata"),
-    "messages": ("metadata",),
-    "audit_logs": ("metadata",),
-    # Raw OTLP spans: tasks/steps/messages are later derived from these stored
-    # rows, so redacting them here covers everything derived from them.
-    "otel_spans": ("attributes", "resource", "events"),
-}
+# Every JSON column of the trace tables and of the raw OTLP spans (tasks/steps/messages are later
+# derived from those stored rows, so redacting them covers everything derived from them).
+JSON_COLUMNS: dict[str, tuple[str, ...]] = {t: json_columns(t) for t in (*TRACE_TABLES, "otel_spans")}
 USER_ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "tasks": ("user_id",),
     "messages": ("user_id",),

@@ -15,10 +15,12 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from ..warehouse.tables import TRACE_TABLES
+
 ENGINE_NAMES = ("duckdb", "clickhouse", "chdb", "spark")
 
 # The warehouse tables rules read; the others (ingest bookkeeping, findings) stay in DuckDB.
-RULE_TABLES = ("tasks", "steps", "messages", "audit_logs")
+RULE_TABLES = TRACE_TABLES
 
 
 class EngineUnavailable(Exception):

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import duckdb
 
+from .tables import COUNTED_TABLES
+
 SCHEMA_VERSION = "1"
 DEFAULT_DB = "trace_audit.duckdb"
 
@@ -138,11 +140,8 @@ def change_marker(con: duckdb.DuckDBPyConnection) -> str:
     return rows[0][0] if rows else "0"
 
 
-TABLES = ("tasks", "steps", "messages", "audit_logs", "ingest_errors")
-
-
 def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     out = {}
-    for table in TABLES:
+    for table in COUNTED_TABLES:
         out[table] = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
     return out

@@ -10,16 +10,16 @@ does not have (such as a `day` partition column) are dropped.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import BinaryIO, Iterator
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..framing import Frame
+from ....queries.warehouse.tables import PARQUET_TABLE_KEY, TRACE_TABLES
+from ....queries.warehouse.types import columns
 
 PARQUET_MAGIC = b"PAR1"
-TABLE_KEY = b"trace_audit_table"
 BATCH_ROWS = 100_000
 MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024
 
@@ -32,24 +32,6 @@ _SIGNATURES = [
 ]
 
 
-@lru_cache(maxsize=1)
-def _warehouse_columns() -> dict[str, list[str]]:
-    import duckdb
-
-    from ....queries.warehouse.db import schema_sql
-
-    con = duckdb.connect(":memory:")  # the schema only; readers never open the warehouse
-    try:
-        con.execute(schema_sql())
-        out: dict[str, list[str]] = {}
-        for table, column in con.execute("SELECT table_name, column_name FROM information_schema.columns "
-                                         "ORDER BY table_name, ordinal_position").fetchall():
-            out.setdefault(table, []).append(column)
-        return out
-    finally:
-        con.close()
-
-
 def sniff(head: bytes):
     """A framing sniffer: the frame generator for Parquet files, else None."""
     return parquet_frames if head[:4] == PARQUET_MAGIC else None
@@ -57,8 +39,8 @@ def sniff(head: bytes):
 
 def _table_of(pf: pq.ParquetFile) -> str | None:
     meta = pf.schema_arrow.metadata or {}
-    name = meta.get(TABLE_KEY, b"").decode("utf-8", "replace")
-    if name in ("tasks", "steps", "messages", "audit_logs"):
+    name = meta.get(PARQUET_TABLE_KEY.encode(), b"").decode("utf-8", "replace")
+    if name in TRACE_TABLES:
         return name
     names = set(pf.schema_arrow.names)
     for table, keys in _SIGNATURES:
@@ -85,6 +67,6 @@ def parquet_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> It
                                              f"(columns: {', '.join(pf.schema_arrow.names[:12])})")],
                     bytes_read=counter.count)
         return
-    keep = [c for c in pf.schema_arrow.names if c in set(_warehouse_columns()[table])]
+    keep = [c for c in pf.schema_arrow.names if c in set(columns(table))]
     for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=keep):
         yield Frame(tables={table: pa.Table.from_batches([batch])}, bytes_read=counter.count)
