@@ -33,12 +33,13 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import duckdb
 from google.rpc.status_pb2 import Status
 
+from .http_limits import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, BoundedHTTPServer
 from .requests import JSON, PROTOBUF, SIGNALS, Rejected, Signal, answer, check
 from .spool import Spool
 from .validate import Checked, inflate
@@ -66,6 +67,8 @@ class ReceiverConfig:
     tz: str = "UTC"
     max_spool_bytes: int = DEFAULT_MAX_SPOOL_BYTES  # while loads fail, 503 once the spool is past this
     max_backoff: float = 60.0  # seconds between retries of a load that failed, at most
+    max_connections: int = DEFAULT_MAX_CONNECTIONS  # open at once; more are answered 503 and closed
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT  # seconds a read (header, body, next request) may wait
 
 
 @dataclass
@@ -95,6 +98,23 @@ class OtlpHandler(BaseHTTPRequestHandler):
             self._status(405, f"use POST for {path}", JSON, extra={"Allow": "POST"})
         else:
             self._status(404, f"no such endpoint {path}; {_ENDPOINTS}", JSON)
+
+    def __getattr__(self, name: str):
+        # Every method but GET and POST (PUT, DELETE, PATCH, FOO...): 405 with Allow, not 501 in HTML.
+        if name.startswith("do_"):
+            return self._not_allowed
+        raise AttributeError(name)
+
+    def _not_allowed(self) -> None:
+        self._drain_body()
+        path = self.path.split("?", 1)[0]
+        allow = "POST" if path in SIGNALS else "GET"
+        self._status(405, f"{self.command} is not allowed on {path}; use {allow}", JSON, extra={"Allow": allow})
+
+    def send_error(self, code, message=None, explain=None):
+        # The standard library's own errors (bad request line, headers too long, timeouts) as JSON.
+        self.close_connection = True
+        self._status(code, message or explain or "bad request", JSON)
 
     def parse_request(self) -> bool:
         # A gRPC client (or any HTTP/2 client with prior knowledge) opens with the HTTP/2
@@ -216,7 +236,7 @@ class Receiver:
         self.stats = Stats()
         self._stop = threading.Event()
         self._drain_lock = threading.Lock()
-        self.httpd: ThreadingHTTPServer | None = None
+        self.httpd: BoundedHTTPServer | None = None
         self.grpc = None  # grpc_server.GrpcServer once started
         self._threads: list[threading.Thread] = []
 
@@ -268,12 +288,12 @@ class Receiver:
 
             self.grpc = GrpcServer(self).start()
         try:
-            self.httpd = ThreadingHTTPServer((self.config.host, self.config.port), OtlpHandler)
+            self.httpd = BoundedHTTPServer((self.config.host, self.config.port), OtlpHandler,
+                                           self.config.max_connections, self.config.idle_timeout)
         except OSError:
             if self.grpc is not None:
                 self.grpc.stop()
             raise
-        self.httpd.daemon_threads = True
         self.httpd.receiver = self  # type: ignore[attr-defined]
         t = threading.Thread(target=self.httpd.serve_forever, name="otlp-http", daemon=True)
         t.start()
