@@ -8,6 +8,7 @@ import sys
 
 from .errors import UserError
 from .options import add_db_option, count
+from .terminal import csv_cell
 
 COLUMNS = ["run_id", "rule_id", "severity", "task_id", "conversation_id", "user_id", "seq", "event_time",
            "message", "evidence"]
@@ -58,7 +59,7 @@ def run(args) -> int:
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(COLUMNS)
         for r in rows:
-            w.writerow([r[c].isoformat() if c == "event_time" and r[c] else r[c] for c in COLUMNS])
+            w.writerow([r[c].isoformat() if c == "event_time" and r[c] else csv_cell(r[c]) for c in COLUMNS])
     else:
         for r in rows:
             when = r["event_time"].strftime("%Y-%m-%d %H:%M:%S") if r["event_time"] else "-"

