@@ -52,6 +52,9 @@ def register(sub) -> None:
     p.add_argument("--no-drain", action="store_true",
                    help="accept and spool only, never load (for tests of crash recovery)")
     p.add_argument("--tz", default="UTC", type=zone, help=argparse.SUPPRESS)
+    p.add_argument("--config", default=None, metavar="FILE",
+                   help="trace-audit.toml to read [redaction] from, as ingest does (default: ./trace-audit.toml "
+                        "if present)")
     p.add_argument("--quiet", action="store_true", help="no log lines")
     p.set_defaults(run=run)
 
@@ -59,6 +62,9 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..ingest.receive.receiver import Receiver, ReceiverConfig, default_spool_dir
     from ..queries.warehouse.db import default_db_path
+    from .settings import redaction_settings
+
+    redaction = redaction_settings(args.config)  # a bad section is a usage error before anything listens
 
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
@@ -69,7 +75,8 @@ def run(args) -> int:
     config = ReceiverConfig(db_path=db_path, spool_dir=args.spool or default_spool_dir(db_path), host=args.host,
                             port=args.port, grpc_port=None if args.no_grpc else args.grpc_port, token=args.token,
                             max_bytes=int(args.max_request_mb * 1024 * 1024), drain_interval=args.drain_interval,
-                            drain=not args.no_drain, tz=args.tz, max_spool_bytes=int(args.max_spool_mb * 1024 * 1024))
+                            drain=not args.no_drain, tz=args.tz, max_spool_bytes=int(args.max_spool_mb * 1024 * 1024),
+                            redaction=redaction)
     receiver = Receiver(config)
     try:
         receiver.start()

@@ -207,7 +207,7 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         return FileResult(source.shown, "failed", message=f"{source.shown}: cannot read: {exc.strerror or exc}")
     except duckdb.Error as exc:  # the connection was invalidated by an earlier file's fatal error (disk full)
         return FileResult(source.shown, "failed", message=f"{source.shown}: nothing from this file was stored: "
-                                                          f"{_plain(exc)}")
+                                                          f"{_plain(exc, redactor)}")
     if digest:
         seen = con.execute(
             "SELECT path, ingested_at FROM ingest_files WHERE sha256 = ? ORDER BY ingested_at LIMIT 1", [digest]
@@ -308,7 +308,7 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         if not isinstance(exc, (duckdb.Error, OSError, EOFError, ValueError)):
             raise
         return FileResult(source.shown, "failed", digest,
-                          message=f"{source.shown}: nothing from this file was stored: {_plain(exc)}")
+                          message=f"{source.shown}: nothing from this file was stored: {_plain(exc, redactor)}")
     finally:
         if stage:
             stage.drop()
@@ -452,13 +452,14 @@ def _forget(con, name: str) -> None:
         pass
 
 
-def _plain(exc: BaseException) -> str:
+def _plain(exc: BaseException, redactor: Redactor | None = None) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if isinstance(exc, EOFError) or "compressed file ended" in text:
         return "the gzip stream is truncated (the file was cut short); re-copy it and ingest again"
     if "No space left" in str(exc):  # DuckDB puts the cause on a later line ("Original error: ...")
         return "the disk is full; free space and ingest again"
-    return text
+    # A conversion error may quote the value it failed on; the message is printed and logged.
+    return redactor.redact_text(text) if redactor is not None else text
 
 
 def _progress(shown: str, size: int, wanted: bool | None):

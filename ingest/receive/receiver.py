@@ -39,6 +39,7 @@ from pathlib import Path
 import duckdb
 from google.rpc.status_pb2 import Status
 
+from ..redact.config import RedactionConfig
 from .http_limits import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, BoundedHTTPServer
 from .requests import JSON, PROTOBUF, SIGNALS, Rejected, Signal, answer, check
 from .spool import Spool
@@ -69,6 +70,8 @@ class ReceiverConfig:
     max_backoff: float = 60.0  # seconds between retries of a load that failed, at most
     max_connections: int = DEFAULT_MAX_CONNECTIONS  # open at once; more are answered 503 and closed
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT  # seconds a read (header, body, next request) may wait
+    # trace-audit.toml's [redaction] section, read as `ingest` reads it (cli/settings.py); None: the defaults.
+    redaction: RedactionConfig | None = None
 
 
 @dataclass
@@ -363,7 +366,8 @@ class Receiver:
             failed: list[str] = []
             started = time.monotonic()
             try:
-                summary = ingest([str(p) for p in ready], con=con, tz=self.config.tz, progress=False)
+                summary = ingest([str(p) for p in ready], con=con, tz=self.config.tz, progress=False,
+                                 redaction=self.config.redaction)
             finally:
                 con.close()
             for path, result in zip(ready, summary.files):

@@ -14,9 +14,14 @@ from ...queries.warehouse.types import json_columns
 TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
     "tasks": ("goal", "final_answer"),
     "steps": ("reason", "error", "detail"),
-    "messages": ("content",),
-    "audit_logs": ("detail",),
-    "otel_spans": ("status_message",),
+    # role: a known role never matches a pattern; an unknown one is stored as it came (lower-cased).
+    "messages": ("content", "role"),
+    # result: SUCCESS | FAIL | ... as known; an unknown value is stored as it came (upper-cased).
+    "audit_logs": ("detail", "result"),
+    # Span names carry URLs (`GET /users/alice@x.org?token=...`), and scope names and versions
+    # are free text the instrumentation chose; all three are copied into tasks' and steps'
+    # metadata when turns are derived from the stored spans.
+    "otel_spans": ("status_message", "name", "scope_name", "scope_version"),
 }
 # Every JSON column of the trace tables and of the raw OTLP spans (tasks/steps/messages are later
 # derived from those stored rows, so redacting them covers everything derived from them).

@@ -139,10 +139,18 @@ class Redactor(JsonRedactor):
     # --- the loader's entry point ------------------------------------------------------
 
     def redact_decoded(self, decoded):
-        """(Decoded with tables and quarantined raws redacted, RedactionReport)."""
+        """(Decoded with tables and quarantined records redacted, RedactionReport).
+
+        A quarantined record's reason is redacted as well as its raw text: a reason may quote
+        the value it could not read (`cannot read 'alice@x.org' as a time`), and both are
+        stored and printed (`ingest`, `stats --errors`).
+        """
         tables, report = self.redact_tables(decoded.tables)
+        if not decoded.errors:
+            return replace(decoded, tables=tables), report
         raws = self.redact_texts([e[1] for e in decoded.errors], "ingest_errors.raw", report)
-        errors = [(line, raw, reason) for (line, _old, reason), raw in zip(decoded.errors, raws)]
+        reasons = self.redact_texts([e[2] for e in decoded.errors], "ingest_errors.reason", report)
+        errors = [(line, raw, reason) for (line, _r, _w), raw, reason in zip(decoded.errors, raws, reasons)]
         return replace(decoded, tables=tables, errors=errors), report
 
 
