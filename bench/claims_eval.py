@@ -31,8 +31,8 @@ def _ratio(a: int, b: int) -> float | None:
 
 
 def score(path: Path = SET) -> dict:
-    from trace_audit.ingest.loader import ingest
-    from trace_audit.queries import db
+    from trace_audit.ingest.load.loader import ingest
+    from trace_audit.queries.warehouse import db
     from trace_audit.queries.engine import run_rules
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -40,16 +40,16 @@ def score(path: Path = SET) -> dict:
         ingest([str(path)], dbp, progress=False)
         con = db.connect(dbp)
         try:
-            result = run_rules(con, now=NOW, rule_ids=["said_but_not_done"])
+            result = run_rules(con, now=NOW, rule_ids=["said_but_not_done", "reply_not_recorded"])
             if result.failed:
                 raise SystemExit(f"rule failed: {result.failed}")
             labels = {tid: json.loads(meta)["label"] for tid, meta in
                       con.execute("SELECT task_id, metadata FROM tasks").fetchall()}
             replies = dict(con.execute("SELECT task_id, content FROM messages WHERE role = 'assistant'").fetchall())
             found = {}
-            for tid, ev in con.execute("SELECT task_id, evidence FROM findings WHERE run_id = ?",
-                                       [result.run_id]).fetchall():
-                found[tid] = json.loads(ev).get("kind")
+            for rule, tid, ev in con.execute("SELECT rule_id, task_id, evidence FROM findings WHERE run_id = ? "
+                                             "ORDER BY rule_id", [result.run_id]).fetchall():
+                found[tid] = json.loads(ev).get("kind") if rule == "said_but_not_done" else "unjudged"
         finally:
             con.close()
     cats: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -80,6 +80,8 @@ def score(path: Path = SET) -> dict:
             misses.append((tid, lab, f"kind {got}, want {lab['kind']}", replies.get(tid)))
     table = {}
     for key, c in cats.items():
+        c = {k: c.get(k, 0) for k in ("tp", "fp", "fn", "tn", "kind_ok", "unjudged", "unjudged_shown",
+                                      "unjudged_lost")}
         table[key] = {**c, "precision": _ratio(c["tp"], c["tp"] + c["fp"]), "recall": _ratio(c["tp"], c["tp"] + c["fn"]),
                       "kind_accuracy": _ratio(c["kind_ok"], c["tp"])}
     return {"categories": table, "misses": [{"task_id": t, "case": lab["case"], "category": lab["category"],

@@ -62,6 +62,11 @@ def register(sub) -> None:
     runs_.add_argument("--json", action="store_true", help="one JSON object per run")
     runs_.set_defaults(run=_runs)
 
+    et = rs.add_parser("explain-tools", help="how each tool in the warehouse was classified (write or read) and why")
+    add_db_option(et)
+    _config_opts(et)
+    et.set_defaults(run=_explain_tools)
+
     df = rs.add_parser("diff", help="new / resolved findings per rule between two runs")
     add_db_option(df)
     df.add_argument("run_a")
@@ -105,6 +110,38 @@ def _run(args) -> int:
     if result.failed:
         print(f"{len(result.failed)} rule(s) failed: {', '.join(r for r, _ in result.failed)}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _explain_tools(args) -> int:
+    from ..queries.reading.tables import tool_table
+    from ..queries.warehouse import db
+
+    try:
+        from ..queries.engine import plan_run
+
+        plan = plan_run(args.config, None, args.rules_dir)
+    except _plan_errors() as exc:
+        raise UserError(str(exc)) from None
+    con = db.connect(args.db, read_only=True, wait_seconds=5)
+    try:
+        table = tool_table(con, plan).to_pylist()
+        calls = dict(con.execute("SELECT tool, count(*) FROM steps WHERE tool IS NOT NULL GROUP BY tool").fetchall())
+        for r in table:
+            r["steps"] = calls.get(r["tool"], 0)
+    finally:
+        con.close()
+    if not table:
+        print("no tools in the warehouse")
+        return 0
+    width = min(max(len(r["tool"]) for r in table), 48)
+    print(f"{'tool':<{width}}  {'class':<5}  {'action':<7}  {'steps':>9}  why")
+    for r in sorted(table, key=lambda r: (not r["is_write"], r["tool"])):
+        print(f"{r['tool']:<{width}}  {'write' if r['is_write'] else 'read':<5}  {r['action'] or '-':<7}  "
+              f"{r['steps']:>9,}  {r['reason']}")
+    writes = sum(r["is_write"] for r in table)
+    print(f"{len(table)} tools: {writes} write, {len(table) - writes} read or unknown "
+          f"(change with [write_tools] names / read_names / exclude / patterns in trace-audit.toml)")
     return 0
 
 
@@ -152,6 +189,14 @@ def _check(args) -> int:
             res = run_fixture(r.id, f, extra)
             print(f"{'ok     ' if res.ok else 'FAILED '} {r.id}/{f.name}: {res.detail}")
             problems += 0 if res.ok else 1
+    from ..queries.lexicon import LEXICON_FILE, lint, load_data
+
+    lex_problems = lint(load_data())
+    for problem in lex_problems:
+        print(f"LEXICON {problem}")
+    problems += len(lex_problems)
+    print(f"{'ok     ' if not lex_problems else 'FAILED '} lexicon {LEXICON_FILE.name}: "
+          f"{len(lex_problems)} problem(s)")
     from ..queries.portable_lint import lint_rules
 
     for lint in lint_rules(load_rules(extra)):

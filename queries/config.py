@@ -91,6 +91,7 @@ class WriteTools(_Strict):
     patterns: list[str] = Field(default_factory=list, description="regexes added to the default prefixes")
     names: list[str] = Field(default_factory=list, description="exact tool names that write")
     exclude: list[str] = Field(default_factory=list, description="exact tool names that never count as writes")
+    read_names: list[str] = Field(default_factory=list, description="exact tool names that only read")
     replace_defaults: bool = False
     unchecked_sources: list[str] = Field(
         default_factory=lambda: ["chat", "otlp", "inspect", "swe-agent", "ag2", "langchain", "langsmith",

@@ -76,6 +76,7 @@ class Plan:
     severity: dict[str, str]
     params: dict[str, dict[str, Any]]
     globals: dict[str, Any]
+    lexicon: Any = None  # CompiledLexicon: the clause reader and the step-outcome patterns
 
 
 def _sql_str(text: str) -> str:
@@ -165,7 +166,7 @@ def plan_run(config: Config | str | Path | None = None, rule_ids: list[str] | No
         "reply_window_seconds": cfg.linking.reply_window_seconds,
         **lexicon.params(),
     }
-    return Plan(cfg, models, chosen, severity, params, globals_)
+    return Plan(cfg, models, chosen, severity, params, globals_, lexicon)
 
 
 def _bind(rule: Rule, plan: Plan) -> dict[str, Any]:
@@ -208,6 +209,9 @@ def _prepare(con: duckdb.DuckDBPyConnection, plan: Plan) -> dict[str, str]:
         con.execute("INSERT INTO argument_bounds VALUES (?, ?, ?, ?, ?, ?)",
                     [b.tool, b.arg, path, b.min, b.max, b.required])
     failed: dict[str, str] = {}
+    from .reading.tables import create_inputs
+
+    create_inputs(con, plan)
     for m in model_order(plan.models):
         broken = [d for d in m.dependencies if d in failed]
         if broken:
@@ -249,7 +253,7 @@ def _stage_rule(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
     if rule.header.evidence_steps != "none":
         # One struct per finding (its columns, then the task's steps): no JSON re-parsing to merge.
         fields.append("tools := coalesce(st.tools, [])")
-        write_filter = ("AND regexp_matches(coalesce(s.tool, ''), $write_tool_re)"
+        write_filter = ("AND s.tool IN (SELECT tool FROM tool_classes WHERE is_write)"
                         if rule.header.evidence_steps == "write" else "")
         steps_join = f"""LEFT JOIN (
             SELECT s.task_id, list(struct_pack(seq := s.seq, tool := s.tool, status := s.status,
@@ -278,8 +282,6 @@ def _stage_rule(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
                coalesce({col('event_time', 'TIMESTAMPTZ')}, t.started_at)
         FROM _ta_out o {task_join} {steps_join}"""
     params = {"rule_id": rule.id, "severity": plan.severity[rule.id]}
-    if rule.header.evidence_steps == "write":
-        params["write_tool_re"] = plan.globals["write_tool_re"]
     return con.execute(sql, params).fetchall()[0][0]  # INSERT returns the number of rows it wrote
 
 
@@ -387,7 +389,7 @@ def cleanup(con: duckdb.DuckDBPyConnection) -> None:
     from .rulefile import builtin_rules_dir
 
     models = [p.stem.lstrip("_") for p in builtin_rules_dir().glob("_*.sql")]
-    for name in ("_ta_stage", "_ta_out", "argument_bounds", *models):
+    for name in ("_ta_stage", "_ta_out", "argument_bounds", "reply_readings", "tool_classes", *models):
         con.execute(f"DROP TABLE IF EXISTS temp.{name}")
 
 

@@ -1,15 +1,22 @@
-"""The claim lexicon: TOML data compiled into the regex parameters the rules bind.
+"""The claim lexicon: TOML data, compiled into the clause reader and the step-outcome regexes.
 
-`queries/lexicon/claims.toml` holds the built-in lists; `[lexicon]` in
-trace-audit.toml appends to them. Every fragment is checked by DuckDB's own
-regex engine (RE2) before a run, so a bad user pattern is reported by list and
-position instead of failing a rule half-way.
+`queries/lexicon/claims.toml` holds the built-in lexicon; `[lexicon]` in
+trace-audit.toml extends it: `claim` adds completion rules, `honest` failure
+rules, `cue` condition rules (Python regular expressions, read case-blind, one
+clause at a time), `not_started` / `not_created` add step-outcome patterns (RE2:
+the SQL rules match them against steps). Every fragment is checked before a run,
+so a bad pattern is reported by list and position instead of failing a rule.
 """
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
+import re
 import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import duckdb
@@ -17,12 +24,12 @@ import duckdb
 from .config import Config
 
 LEXICON_FILE = Path(__file__).resolve().parent / "lexicon" / "claims.toml"
-LISTS = ("claim", "honest", "cue", "not_started", "not_created")
-
-# Where a sentence ends (for cue-before-claim) and where a clause ends (for a
-# claim that is really a question). Full-width and ASCII punctuation.
-SENTENCE_CHARS = "。！!？?；;\\n"
-CLAUSE_CHARS = "。！!？?；;，,.\\n"
+STEP_LISTS = ("not_started", "not_created")
+# config [lexicon] key -> the clause rules it extends
+CLAUSE_EXTENSIONS = {"claim": "completion", "honest": "failure", "cue": "conditional"}
+_MACRO = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
+KNOWN_MACROS = {"PP_EN", "BASE_EN", "V_ZH", "V1_ZH", "COMPL_ZH", "TO_YOU_ZH", "OBJ_EN", "OBJ_ZH",
+                "CONTAINER_EN", "CONTAINER_ZH"}
 
 
 class LexiconError(Exception):
@@ -31,38 +38,36 @@ class LexiconError(Exception):
 
 @dataclass(frozen=True)
 class CompiledLexicon:
-    claim_re: str
-    honest_re: str
-    cue_claim_re: str
-    claim_question_re: str
+    data: dict
+    digest: str
     not_started_re: str
     not_created_re: str
 
     def params(self) -> dict[str, str]:
-        return {"claim_re": self.claim_re, "honest_re": self.honest_re, "cue_claim_re": self.cue_claim_re, "claim_question_re": self.claim_question_re,
-                "not_started_re": self.not_started_re, "not_created_re": self.not_created_re}
+        return {"not_started_re": self.not_started_re, "not_created_re": self.not_created_re}
+
+    def reader(self):
+        return _reader(self.digest, json.dumps(self.data, sort_keys=True, ensure_ascii=False))
 
 
-def _expand(fragment: str, macros: dict[str, str]) -> str:
-    for name, value in macros.items():
-        fragment = fragment.replace("{" + name + "}", value)
-    return fragment
+@lru_cache(maxsize=8)
+def _reader(digest: str, data_json: str):
+    from .reading.clauses import Reader
+
+    return Reader(json.loads(data_json))
 
 
-def load_lists(path: Path = LEXICON_FILE) -> tuple[dict[str, list[str]], dict[str, str]]:
-    data = tomllib.loads(path.read_text("utf-8"))
-    macros = data.get("macros", {})
-    lists: dict[str, list[str]] = {}
-    for name in LISTS:
-        section = data.get(name, {})
-        lists[name] = [f for lang in sorted(section) for f in section[lang]]
-    return lists, macros
+def load_data(path: Path = LEXICON_FILE) -> dict:
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise LexiconError(f"{path}: not valid TOML: {exc}") from None
 
 
-_CHECKED: set[str] = set()  # fragments RE2 already accepted in this process
+_CHECKED: set[str] = set()  # step-outcome fragments RE2 already accepted in this process
 
 
-def _check(fragments: list[tuple[str, str]]) -> None:
+def _check_re2(fragments: list[tuple[str, str]]) -> None:
     fragments = [(w, f) for w, f in fragments if f not in _CHECKED]
     if not fragments:
         return
@@ -78,29 +83,60 @@ def _check(fragments: list[tuple[str, str]]) -> None:
         con.close()
 
 
-def _alternation(frags: list[str]) -> str:
-    return "|".join(f"(?:{f})" for f in frags) if frags else "[^\\s\\S]"
+def lint(data: dict) -> list[str]:
+    """Problems in a lexicon: bad or unknown-macro clause rules, verbs typed twice, missing sections."""
+    problems = []
+    for section in ("actions", "objects", "markers", "clause", "segment", "tools"):
+        if section not in data:
+            problems.append(f"lexicon: section [{section}] is missing")
+    for kind, langs in data.get("clause", {}).items():
+        for lang, rules in langs.items():
+            for i, r in enumerate(rules):
+                unknown = set(_MACRO.findall(r)) - KNOWN_MACROS
+                if unknown:
+                    problems.append(f"lexicon clause.{kind}.{lang}[{i}]: unknown macro {', '.join(sorted(unknown))}")
+                try:
+                    re.compile(_MACRO.sub("x", r))
+                except re.error as exc:
+                    problems.append(f"lexicon clause.{kind}.{lang}[{i}]: not a valid regular expression: {r!r} ({exc})")
+    seen: dict[str, str] = {}
+    for cls, spec in data.get("actions", {}).items():
+        for key in ("zh", "zh1", "tool", "weak_tool"):
+            for w in spec.get(key, []):
+                other = seen.get(f"{key}:{w}")
+                if other and other != cls:
+                    problems.append(f"lexicon actions.{cls}.{key}: {w!r} is also in actions.{other}")
+                seen[f"{key}:{w}"] = cls
+        for pair in spec.get("en", []):
+            if len(pair.split()) % 2 and len(pair.split()) != 1:
+                problems.append(f"lexicon actions.{cls}.en: {pair!r} is not 'base past' (equal halves)")
+            if len(pair.split()) == 1:
+                problems.append(f"lexicon actions.{cls}.en: {pair!r} needs its past form ('base past')")
+    return problems
 
 
 def compile_lexicon(config: Config | None = None, path: Path = LEXICON_FILE) -> CompiledLexicon:
-    lists, macros = load_lists(path)
+    data = copy.deepcopy(load_data(path))
     if config is not None:
-        for name in LISTS:
-            extra = getattr(config.lexicon, name)
-            lists[name] = lists[name] + [_expand(f, macros) for f in extra]
-    lists = {k: [_expand(f, macros) for f in v] for k, v in lists.items()}
-    _check([(f"{k}[{i}]", f) for k, v in lists.items() for i, f in enumerate(v)])
-    claim = _alternation(lists["claim"])
-    cue = _alternation(lists["cue"])
-    # Two regexes, not one alternation: RE2's DFA blows its memory budget on the
-    # combined pattern and falls back to a far slower engine (measured: 40x).
-    cue_claim = f"(?:{cue})[^{SENTENCE_CHARS}]*(?:{claim})"
-    claim_question = f"(?:{claim})[^{CLAUSE_CHARS}]*[？?]"
-    return CompiledLexicon(
-        claim_re="(?i)" + claim,
-        honest_re="(?i)" + _alternation(lists["honest"]),
-        cue_claim_re="(?i)" + cue_claim,
-        claim_question_re="(?i)" + claim_question,
-        not_started_re="(?i)" + _alternation(lists["not_started"]),
-        not_created_re="(?i)" + _alternation(lists["not_created"]),
-    )
+        for key, kind in CLAUSE_EXTENSIONS.items():
+            extra = getattr(config.lexicon, key)
+            for i, frag in enumerate(extra):
+                try:
+                    re.compile(frag)
+                except re.error as exc:
+                    raise LexiconError(f"lexicon {key}[{i}]: not a valid regular expression: {frag!r} ({exc})") from None
+            if extra:
+                data["clause"].setdefault(kind, {}).setdefault("user", []).extend(extra)
+        for name in STEP_LISTS:
+            data[name] = {**data.get(name, {}), "user": list(getattr(config.lexicon, name))}
+    problems = lint(data)
+    if problems:
+        raise LexiconError("; ".join(problems))
+    step = {name: [f for lang in sorted(data.get(name, {})) for f in data[name][lang]] for name in STEP_LISTS}
+    _check_re2([(f"{k}[{i}]", f) for k, v in step.items() for i, f in enumerate(v)])
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+    def alternation(frags: list[str]) -> str:
+        return "(?i)" + ("|".join(f"(?:{f})" for f in frags) if frags else "[^\\s\\S]")
+
+    return CompiledLexicon(data, digest, alternation(step["not_started"]), alternation(step["not_created"]))

@@ -42,16 +42,13 @@ SEVERITY_RANK = {"allow": 0, "info": 0, "warn": 1, "review": 2, "block": 3}
 # Parameters the engine binds for every rule that uses them (no header entry needed).
 GLOBAL_PARAMS = {
     "now": "the evaluation instant (--now, default the wall clock), TIMESTAMPTZ",
-    "write_tool_re": "regex matching the names of tools that write (config [write_tools])",
+    "write_tool_re": "legacy: regex of the default write-tool prefixes and [write_tools]; the built-in rules "
+                     "join tool_classes instead (verbs anywhere in the name, MCP annotations)",
     "unchecked_sources_re": "regex of task sources that cannot record a read-back (config [write_tools])",
     "write_tool_exclude_re": "regex of tool names that never count as writes (config [write_tools] exclude)",
     "reply_window_seconds": "how long after a task a reply without task_id may still belong to it",
-    "claim_re": "claim lexicon: completion statements",
-    "honest_re": "claim lexicon: failure / negation wording",
-    "cue_claim_re": "claim lexicon: a claim after a condition / offer cue in the same sentence",
-    "claim_question_re": "claim lexicon: a claim asked as a question (same clause ends in ?)",
     "not_started_re": "step errors meaning the step never started",
-    "not_created_re": "step details meaning success without creating anything",
+    "not_created_re": "step error / detail / result text meaning success without creating anything",
 }
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")

@@ -3,21 +3,16 @@
 Each case is (reply, is_claim). Claims: completion statements in Chinese and
 English, embedded in longer replies. Not claims: honest failure, negation,
 duplicates/conflicts, questions, offers, conditionals, plain information.
-The detector is the real SQL (_reply_claims.sql) with the real lexicon, run
-on DuckDB; the bar is the issue's 0.95 precision and recall.
+The detector is the real clause reader (queries/reading) with the real
+lexicon, the one _reply_claims.sql joins; the bar is 0.95 precision and recall.
 """
 
 from __future__ import annotations
 
-import duckdb
 import pytest
 
 from trace_audit.queries.config import Config
 from trace_audit.queries.lexicon import compile_lexicon
-from trace_audit.queries.rulefile import builtin_rules_dir, load_rule_file
-
-_RULE = load_rule_file(builtin_rules_dir() / "_reply_claims.sql")
-CLAIMS_SQL, CLAIMS_PARAMS = _RULE.sql, set(_RULE.used_params)
 
 CLAIMS = [
     "好的，已为您设置明天早上八点的提醒。",
@@ -87,17 +82,8 @@ NOT_CLAIMS = [
 
 @pytest.fixture(scope="module")
 def classify():
-    lex = compile_lexicon(Config())
-    con = duckdb.connect()
-
-    def run(text: str) -> bool:
-        con.execute("CREATE OR REPLACE TEMP TABLE turn_replies AS SELECT ? AS reply_text", [text])
-        rows = con.execute(f"SELECT is_claim FROM ({CLAIMS_SQL})", {k: v for k, v in lex.params().items()
-                                                                   if k in CLAIMS_PARAMS}).fetchall()
-        return rows[0][0]
-
-    yield run
-    con.close()
+    reader = compile_lexicon(Config()).reader()
+    return lambda text: reader.read(text).is_claim
 
 
 def test_claim_detection_meets_the_bar(classify, capsys):
@@ -116,19 +102,42 @@ def test_claim_detection_meets_the_bar(classify, capsys):
     assert precision >= 0.95 and recall >= 0.95
 
 
-@pytest.mark.parametrize("text", ["已为您登记好了会议室", "Registered you for the webinar."])
+@pytest.mark.parametrize("text", ["会议室稳了", "Crossed off milk."])
 def test_user_lexicon_extends_claims(text):
-    base = compile_lexicon(Config())
-    extended = compile_lexicon(Config.model_validate({"lexicon": {"claim": ["登记好了", "^Registered you"]}}))
-    con = duckdb.connect()
-    q = "SELECT regexp_matches(?, ?)"
-    assert con.execute(q, [text, extended.claim_re]).fetchall()[0][0]
-    assert con.execute(q, ["今天天气不错", extended.claim_re]).fetchall()[0][0] is False
-    _ = base
+    base = compile_lexicon(Config()).reader()
+    extended = compile_lexicon(Config.model_validate({"lexicon": {"claim": ["稳了", "^crossed off"]}})).reader()
+    assert not base.read(text).is_claim
+    assert extended.read(text).is_claim
+    assert not extended.read("今天天气不错").is_claim
 
 
 def test_bad_user_pattern_is_reported_by_list_and_position():
     from trace_audit.queries.lexicon import LexiconError
 
-    with pytest.raises(LexiconError, match=r"lexicon honest\[\d+\]: not a valid RE2 pattern"):
+    with pytest.raises(LexiconError, match=r"lexicon honest\[\d+\]: not a valid regular expression"):
         compile_lexicon(Config.model_validate({"lexicon": {"honest": ["(unclosed"]}}))
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # scope: a condition, question or negation covers its own clause only
+    ("If you need to change it later, just tell me. It's set for 8.", True),
+    ("I've set it for 8 — anything else?", True),
+    ("已经设好了，还需要别的吗？", True),
+    ("已经设好了吗？", False),
+    # a later failure takes the claim back; an unrelated negative does not
+    ("I've booked the flight, but the payment failed.", False),
+    ("Your order has been cancelled. Unfortunately, refunds can only go to the original card.", True),
+    ("There was a problem earlier, but it's set now.", True),
+    # set aside: code, quotations, quote lines
+    ("```\nprint('Reminder created')\n```", False),
+    ("你说“已经订好了”，但我这边没有找到这笔订单。", False),
+    ("> Booking confirmed\nI am still checking.", False),
+])
+def test_clause_scope(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+def test_completion_clauses_carry_action_and_object():
+    reading = compile_lexicon(Config()).reader().read("订单已取消，退款也已经发起。I've added milk to your shopping list.")
+    done = [(c.action, c.object) for c in reading.clauses if c.kind == "completion"]
+    assert done == [("delete", "订单"), ("create", "退款"), ("create", "list")]

@@ -2,22 +2,14 @@
 -- title = "Turn model: which replies claim that an action was completed"
 -- uses = ["_turn_replies"]
 -- description = """
--- A reply claims completion when the claim lexicon matches, it holds no honest
--- failure wording (an honest reply is never an incident, even when it also
--- reports the part that worked), and the claim is not hypothetical (after a
--- condition / offer cue in the same sentence, or asked as a question).
--- The lexicon is data: queries/lexicon/claims.toml, extended by [lexicon].
--- The other patterns run only on replies the claim pattern matched, and the
--- question pattern only on replies that hold a question mark.
+-- A reply claims completion when some clause of it does and no later clause
+-- takes it back (queries/reading/clauses.py, lexicon queries/lexicon/claims.toml
+-- extended by [lexicon] in trace-audit.toml). Each distinct reply text is read
+-- once, into reply_readings: is_claim, admits_failure (some clause reports a
+-- failure or a negated action), verdict (claim | retracted | no_claim) and the
+-- classified clauses (kind, action class, object) as JSON.
 -- """
-SELECT c.*,
-       CASE WHEN c.has_claim = TRUE
-            THEN NOT (regexp_matches(c.reply_text, $honest_re)
-                      OR regexp_matches(c.reply_text, $cue_claim_re)
-                      OR ((c.reply_text LIKE '%?%' OR c.reply_text LIKE '%？%')
-                          AND regexp_matches(c.reply_text, $claim_question_re)))
-            ELSE FALSE END AS is_claim
-FROM (
-    SELECT r.*, regexp_matches(r.reply_text, $claim_re) AS has_claim
-    FROM turn_replies r
-) c
+SELECT r.*, coalesce(rr.is_claim, FALSE) AS is_claim, coalesce(rr.admits_failure, FALSE) AS admits_failure,
+       rr.verdict, rr.clauses
+FROM turn_replies r
+LEFT JOIN reply_readings rr ON rr.reply_text = r.reply_text

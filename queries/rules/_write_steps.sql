@@ -4,8 +4,8 @@
 -- description = """
 -- outcome: good (success and verified, or success from a source that cannot
 -- record a read-back), not_started (failed before it ran: not logged in, no
--- permission, unknown tool), not_created (success that made nothing: conflict,
--- duplicate), unverified (success, read-back missing or false), running,
+-- permission, unknown tool), not_created (a step that made nothing: conflict,
+-- duplicate; read from detail, error, and a success's result, in both languages), unverified (success, read-back missing or false), running,
 -- failed. recovered: a later good step of the same tool in the same task
 -- (a re-plan that fixed it). msg_index: the position in the conversation of
 -- the message that made the call, when the source records one (chat
@@ -16,7 +16,10 @@ WITH w AS (
            TRY_CAST(json_extract_string(s.metadata, '$.message_index') AS INTEGER) AS msg_index,
            CASE
                WHEN s.status = 'failed' AND regexp_matches(coalesce(s.error, ''), $not_started_re) THEN 'not_started'
-               WHEN s.detail IS NOT NULL AND regexp_matches(s.detail, $not_created_re) THEN 'not_created'
+               WHEN (s.detail IS NOT NULL AND regexp_matches(s.detail, $not_created_re))
+                    OR (s.error IS NOT NULL AND regexp_matches(s.error, $not_created_re))
+                    OR (s.status = 'success' AND s.result IS NOT NULL
+                        AND regexp_matches(CAST(s.result AS VARCHAR), $not_created_re)) THEN 'not_created'
                WHEN s.status = 'success' AND s.verified = TRUE THEN 'good'
                WHEN s.status = 'success' AND s.verified IS NULL
                     AND s.task_id IN (SELECT u.task_id FROM tasks u

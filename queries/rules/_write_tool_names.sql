@@ -1,12 +1,11 @@
 -- id = "_write_tool_names"
--- title = "Turn model: the tool names that count as writes"
+-- title = "Turn model: the tool names that count as writes, with their action class"
 -- description = """
--- One row per distinct tool name that matches the write-tool patterns and is
--- not excluded ([write_tools] in trace-audit.toml). Tool names are few, steps
--- are many: the patterns run once per name here, and rules join on the name
--- instead of running a regex on every step.
+-- One row per distinct tool name that writes, from tool_classes (computed once
+-- per tool name by queries/reading/tools.py: the verb anywhere in a snake,
+-- camel, kebab, dotted or slash name, an HTTP method, MCP annotations on the
+-- steps, and [write_tools] in trace-audit.toml; `trace-audit rules
+-- explain-tools` lists each name and why). Rules join on the name instead of
+-- running a regex on every step.
 -- """
-SELECT d.tool
-FROM (SELECT DISTINCT tool FROM steps WHERE tool IS NOT NULL) d
-WHERE regexp_matches(d.tool, $write_tool_re)
-  AND NOT regexp_matches(d.tool, $write_tool_exclude_re)
+SELECT tool, action FROM tool_classes WHERE is_write = TRUE

@@ -9,8 +9,9 @@
 -- that is success AND verified and actually created or changed something.
 -- kind: not_executed (no task, or no write step that started), failed,
 -- unverified (success but no confirming read-back), not_created (success, but
--- the detail says conflict / already exists / not created), partial (some
--- writes landed, another did not, and the reply does not say so).
+-- the detail, error or result says conflict / already exists / not created),
+-- partial (some writes landed, another did not, and no clause of the reply
+-- reports a failure).
 -- Where the source records message positions (one task = a whole chat, as in
 -- tau-bench), a reply is judged by the write calls made since the task's
 -- previous reply and before it: an earlier failure was for an earlier reply
@@ -20,7 +21,8 @@
 -- """
 -- message = "reply claims completion but the turn is {kind}: {reply}"
 WITH claims AS (
-    SELECT task_id, conversation_id, user_id, reply_id, reply_text, reply_time, link, reply_index, prev_reply_index
+    SELECT task_id, conversation_id, user_id, reply_id, reply_text, reply_time, link, reply_index, prev_reply_index,
+           admits_failure
     FROM reply_claims WHERE is_claim = TRUE
 ),
 per_task AS (
@@ -60,7 +62,7 @@ per_reply AS (
 ),
 counted AS (
     SELECT c.task_id, c.conversation_id, c.user_id, c.reply_id, c.reply_text, c.reply_time, c.link,
-           c.reply_index, c.prev_reply_index,
+           c.reply_index, c.prev_reply_index, c.admits_failure,
            coalesce(p.good, 0) AS good, coalesce(p.open_bad, 0) AS open_bad, coalesce(p.executed, 0) AS executed,
            coalesce(p.not_created, 0) AS not_created, coalesce(p.unverified, 0) AS unverified
     FROM claims c
@@ -68,7 +70,7 @@ counted AS (
     WHERE c.reply_index IS NULL
     UNION ALL
     SELECT c.task_id, c.conversation_id, c.user_id, c.reply_id, c.reply_text, c.reply_time, c.link,
-           c.reply_index, c.prev_reply_index,
+           c.reply_index, c.prev_reply_index, c.admits_failure,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_good ELSE coalesce(p.good, 0) END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_open_bad ELSE 0 END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_executed ELSE coalesce(p.executed, 0) END,
@@ -83,7 +85,7 @@ judged AS (
     SELECT k.*,
            CASE
                WHEN k.task_id IS NULL OR k.executed = 0 THEN 'not_executed'
-               WHEN k.good > 0 AND k.open_bad > 0 THEN 'partial'
+               WHEN k.good > 0 AND k.open_bad > 0 AND NOT k.admits_failure THEN 'partial'
                WHEN k.good > 0 THEN 'ok'
                WHEN k.not_created > 0 THEN 'not_created'
                WHEN k.unverified > 0 THEN 'unverified'

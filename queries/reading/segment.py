@@ -1,0 +1,116 @@
+"""Cut a reply into clauses: CJK and ASCII punctuation, line breaks, bullets, emoji, markdown.
+
+What is not the assistant's own statement is set aside first: fenced code blocks,
+inline code, quote lines (`> ...`), asides in parentheses and quotations (“…”, "…", 「…」, 『…』) become a
+neutral placeholder, so a quoted "已经设好了" or a logged "Reminder created" is
+never read as a claim, while "Added “buy milk” to your list" keeps its shape.
+
+A clause ends at a sentence end (。！？!?；;…, a line break, a full stop followed
+by a space, not after an abbreviation), at a clause mark (，,：:、—–), at an emoji,
+or before a contrastive conjunction (but, however, 但是, 不过...). Each clause
+keeps its sentence number and the punctuation that closed it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+QUOTE_PLACEHOLDER = "Q"
+
+_FENCED = re.compile(r"```.*?(```|\Z)|~~~.*?(~~~|\Z)", re.S)
+_INLINE = re.compile(r"`[^`\n]*`")
+_QUOTE_LINE = re.compile(r"^\s*>.*$", re.M)
+_QUOTED = re.compile(r"“[^”\n]{0,300}”|「[^」\n]{0,300}」|『[^』\n]{0,300}』|‘[^’\n]{0,300}’"
+                     r"|\"[^\"\n]{0,300}\"|《[^》\n]{0,100}》")
+# asides in parentheses: "(change of plan, airline canceled flight, or other reasons)"
+_PAREN = re.compile(r"\([^()\n]{0,200}\)|（[^（）\n]{0,200}）")
+_MARKDOWN = re.compile(r"^\s*([-*+•·]|\d{1,3}[.)、]|#{1,6})\s+", re.M)
+_EMPHASIS = re.compile(r"\*\*|__|~~")
+_EMOJI = "\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D"
+# sentence ends; a '.' only when a space or the end follows (8.5, 3.14, a.m. stay whole)
+_SENTENCE_END = re.compile(r"[。！？!?；;…\n]+|\.(?=\s|$)|[" + _EMOJI + r"]+")
+_CLAUSE_END = re.compile(r"[，,：:、—–]+(?!\d)|(?<!\d)[:：](?=\d)|\s[-–]\s")
+
+
+@dataclass(frozen=True)
+class Clause:
+    text: str
+    sentence: int
+    index: int
+    closer: str  # the punctuation that ended it ('' at the end of the text)
+
+
+def set_aside(text: str) -> str:
+    """The reply without code, quote lines and the words inside quotations."""
+    text = _FENCED.sub("\n", text)
+    text = _INLINE.sub(" ", text)
+    text = _QUOTE_LINE.sub("", text)
+    text = _QUOTED.sub(QUOTE_PLACEHOLDER, text)
+    text = _PAREN.sub(" ", text)
+    text = _MARKDOWN.sub("", text)
+    return _EMPHASIS.sub("", text)
+
+
+class Segmenter:
+    def __init__(self, conjunctions_zh: list[str], conjunctions_en: list[str], abbreviations: list[str]):
+        zh = "|".join(sorted(map(re.escape, conjunctions_zh), key=len, reverse=True))
+        en = "|".join(sorted(map(re.escape, conjunctions_en), key=len, reverse=True))
+        parts = []
+        if en:
+            parts.append(rf"\s+(?:{en})\b")
+        if zh:
+            parts.append(rf"(?:{zh})(?=[^\W\d_])")
+        self._conj = re.compile("|".join(parts), re.I) if parts else None
+        self._abbrev = tuple(a.lower() + "." for a in abbreviations)
+
+    def _sentences(self, text: str) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        pos = 0
+        carry = ""
+        for m in _SENTENCE_END.finditer(text):
+            piece = carry + text[pos:m.start()]
+            closer = m.group(0)
+            if closer == "." and piece.rstrip().lower().endswith(tuple(a[:-1] for a in self._abbrev)):
+                words = piece.rstrip().split()
+                if words and (words[-1].lower() + ".") in self._abbrev:
+                    carry = piece + "."
+                    pos = m.end()
+                    continue
+            out.append((piece, closer.strip()[:1] if closer.strip() else "\n"))
+            carry = ""
+            pos = m.end()
+        tail = carry + text[pos:]
+        if tail.strip():
+            out.append((tail, ""))
+        return out
+
+    def clauses(self, reply: str) -> list[Clause]:
+        text = set_aside(reply)
+        result: list[Clause] = []
+        for s_no, (sentence, closer) in enumerate(self._sentences(text)):
+            pieces = []
+            pos = 0
+            for m in _CLAUSE_END.finditer(sentence):
+                pieces.append((sentence[pos:m.start()], m.group(0).strip()[:1] or ","))
+                pos = m.end()
+            pieces.append((sentence[pos:], closer))
+            for piece, end in pieces:
+                for sub in self._split_conjunctions(piece):
+                    if sub.strip(" \t\r\n.,，。"):
+                        result.append(Clause(sub.strip(), s_no, len(result), ""))
+                if result:
+                    last = result[-1]
+                    result[-1] = Clause(last.text, last.sentence, last.index, end)
+        return result
+
+    def _split_conjunctions(self, piece: str) -> list[str]:
+        if self._conj is None:
+            return [piece]
+        out, pos = [], 0
+        for m in self._conj.finditer(piece):
+            if m.start() > pos:
+                out.append(piece[pos:m.start()])
+            pos = m.end()
+        out.append(piece[pos:])
+        return out

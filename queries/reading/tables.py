@@ -1,0 +1,85 @@
+"""The reading's input tables for the SQL rules, computed where it is cheapest.
+
+reply_readings: one row per DISTINCT reply text (assistant messages and task
+final answers): is_claim, verdict, and the clauses as JSON (text, kind, action,
+object) for rules that check each claimed action. Replies repeat (templated
+assistants say the same sentence thousands of times): each text is read once.
+tool_classes: one row per distinct tool name: is_write, action, reason, with
+MCP annotations read from the steps that carry them.
+"""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pyarrow as pa
+
+from .tools import ToolTyper
+
+READING_COLUMNS = [("reply_text", "VARCHAR"), ("is_claim", "BOOLEAN"), ("admits_failure", "BOOLEAN"),
+                   ("verdict", "VARCHAR"), ("clauses", "VARCHAR")]
+TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR")]
+
+_TEXTS = """
+SELECT DISTINCT content FROM messages
+WHERE role = 'assistant' AND content IS NOT NULL AND regexp_matches(content, '\\S')
+UNION
+SELECT DISTINCT final_answer FROM tasks WHERE final_answer IS NOT NULL AND regexp_matches(final_answer, '\\S')
+"""
+
+# MCP tool annotations as a step's metadata carries them ({"annotations": {"readOnlyHint": true}});
+# the LIKE keeps the JSON parsing to the few steps that have any.
+_TOOLS = """
+SELECT d.tool, a.read_only, a.destructive
+FROM (SELECT DISTINCT tool FROM steps WHERE tool IS NOT NULL) d
+LEFT JOIN (
+    SELECT tool,
+           bool_or(TRY_CAST(json_extract_string(metadata, '$.annotations.readOnlyHint') AS BOOLEAN)) AS read_only,
+           bool_or(TRY_CAST(json_extract_string(metadata, '$.annotations.destructiveHint') AS BOOLEAN)) AS destructive
+    FROM steps
+    WHERE CAST(metadata AS VARCHAR) LIKE '%Hint%'
+    GROUP BY tool) a ON a.tool = d.tool
+"""
+
+
+def tool_typer(plan) -> ToolTyper:
+    wt = plan.config.write_tools
+    return ToolTyper(plan.lexicon.data, names=wt.names, exclude=wt.exclude, read_names=wt.read_names,
+                     patterns=wt.patterns, use_verbs=not wt.replace_defaults)
+
+
+def reading_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
+    reader = plan.lexicon.reader()
+    texts = [r[0] for r in con.execute(_TEXTS).fetchall()]
+    claims, admits, verdicts, clauses = [], [], [], []
+    for t in texts:
+        r = reader.read(t)
+        claims.append(r.is_claim)
+        admits.append(r.admits_failure)
+        verdicts.append(r.verdict)
+        clauses.append(json.dumps([c.as_dict() for c in r.clauses if c.kind != "other"], ensure_ascii=False))
+    return pa.table({"reply_text": pa.array(texts, pa.string()), "is_claim": pa.array(claims, pa.bool_()),
+                     "admits_failure": pa.array(admits, pa.bool_()),
+                     "verdict": pa.array(verdicts, pa.string()), "clauses": pa.array(clauses, pa.string())})
+
+
+def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
+    typer = tool_typer(plan)
+    rows = [typer.classify(tool, ro, de) for tool, ro, de in con.execute(_TOOLS).fetchall()]
+    return pa.table({"tool": pa.array([r.tool for r in rows], pa.string()),
+                     "is_write": pa.array([r.is_write for r in rows], pa.bool_()),
+                     "action": pa.array([r.action for r in rows], pa.string()),
+                     "reason": pa.array([r.reason for r in rows], pa.string())})
+
+
+def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
+    """Both tables as DuckDB temp tables on `con`; returns them for engines that need a copy."""
+    tables = {"reply_readings": reading_table(con, plan), "tool_classes": tool_table(con, plan)}
+    for name, table in tables.items():
+        con.register("_ta_input", table)
+        try:
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM _ta_input")
+        finally:
+            con.unregister("_ta_input")
+    return tables

@@ -1,0 +1,100 @@
+"""Which tools write, and which action class each writes, from how tools are really named.
+
+A name is cut into words at case changes and at _ - . / : and spaces
+(`createReminder`, `calendar_create_event`, `todo.add`, `todo/add`,
+`POST /v1/reminders`, `mcp__calendar__create_event`). The verb may stand
+first or last. In order, what decides:
+1. config: [write_tools] names / exclude / read_names, then patterns (regexes);
+2. MCP tool annotations recorded on the steps (readOnlyHint, destructiveHint);
+3. an HTTP method as the first word (POST/PUT/PATCH/DELETE write, GET reads);
+4. the first verb among the words: strong verbs before weak ones (weak verbs
+   are also nouns: `order_lookup` reads, `book_table` books);
+5. no verb: not a write.
+Every decision carries its reason, which `trace-audit rules explain-tools` prints.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SEP = re.compile(r"[\s_.\-/:]+")
+
+
+@dataclass(frozen=True)
+class ToolClass:
+    tool: str
+    is_write: bool
+    action: str | None  # create, update, delete, book, refund, send; None for reads and unknowns
+    reason: str
+
+
+def words(name: str) -> list[str]:
+    return [w.lower() for part in _SEP.split(name) for w in _CAMEL.split(part) if w]
+
+
+class ToolTyper:
+    def __init__(self, lex: dict, names: list[str] = (), exclude: list[str] = (), read_names: list[str] = (),
+                 patterns: list[str] = (), use_verbs: bool = True):
+        self.strong: dict[str, str | None] = {}
+        self.weak: dict[str, str | None] = {}
+        for cls, spec in lex["actions"].items():
+            for v in spec.get("tool", []):
+                self.strong.setdefault(v, cls)
+            for v in spec.get("weak_tool", []):
+                self.weak.setdefault(v, cls)
+        tools = lex["tools"]
+        for v in tools.get("read", []):
+            self.strong.setdefault(v, None)
+        for v in tools.get("weak_read", []):
+            self.weak.setdefault(v, None)
+        self.http_write = dict(tools.get("http_write", {}))
+        self.http_read = set(tools.get("http_read", []))
+        self.names, self.exclude, self.read_names = set(names), set(exclude), set(read_names)
+        self.patterns = [re.compile(p, re.I) for p in patterns]
+        self.use_verbs = use_verbs
+
+    def _verb(self, ws: list[str]) -> tuple[str, str | None, str] | None:
+        """(verb, class, 'strong'|'weak'); two-word verbs (transfer_money, check_status) first."""
+        for table, tier in ((self.strong, "strong"), (self.weak, "weak")):
+            for i, w in enumerate(ws):
+                pair = "_".join(ws[i:i + 2])
+                if len(ws) > i + 1 and pair in table:
+                    return pair, table[pair], tier
+                if w in table:
+                    return w, table[w], tier
+        return None
+
+    def classify(self, tool: str, read_only: bool | None = None, destructive: bool | None = None) -> ToolClass:
+        ws = words(tool)
+        verb = self._verb(ws)
+        action = verb[1] if verb else None
+        if tool in self.exclude:
+            return ToolClass(tool, False, None, "config write_tools.exclude")
+        if tool in self.read_names:
+            return ToolClass(tool, False, None, "config write_tools.read_names")
+        if tool in self.names:
+            return ToolClass(tool, True, action, "config write_tools.names")
+        for p in self.patterns:
+            if p.search(tool):
+                return ToolClass(tool, True, action, f"config write_tools.patterns {p.pattern!r}")
+        if read_only is True and not destructive:
+            return ToolClass(tool, False, None, "MCP annotation readOnlyHint=true")
+        if destructive or read_only is False:
+            hint = "destructiveHint=true" if destructive else "readOnlyHint=false"
+            return ToolClass(tool, True, action or ("delete" if destructive else None), f"MCP annotation {hint}")
+        if not self.use_verbs:
+            return ToolClass(tool, False, None, "not in write_tools (replace_defaults: name verbs not read)")
+        method = tool[:len(ws[0])] if ws else ""
+        if method.isupper() and len(ws) > 1:  # "POST /v1/reminders", "GET:/orders"
+            if ws[0] in self.http_write:
+                return ToolClass(tool, True, self.http_write[ws[0]], f"HTTP method {method}")
+            if ws[0] in self.http_read:
+                return ToolClass(tool, False, None, f"HTTP method {method}")
+        if verb is None:
+            return ToolClass(tool, False, None, "no verb in the name")
+        where = "first" if ws and ws[0] == verb[0].split("_")[0] else "later"
+        if action is None:
+            return ToolClass(tool, False, None, f"read verb {verb[0]!r} ({verb[2]}, {where} word)")
+        return ToolClass(tool, True, action, f"write verb {verb[0]!r} -> {action} ({verb[2]}, {where} word)")

@@ -1,0 +1,79 @@
+"""Write-tool recognition from how tools are really named, and `rules explain-tools`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from trace_audit.queries.config import Config
+from trace_audit.queries.lexicon import compile_lexicon
+from trace_audit.queries.reading.tools import ToolTyper, words
+
+
+@pytest.fixture(scope="module")
+def typer():
+    return ToolTyper(compile_lexicon(Config()).data)
+
+
+@pytest.mark.parametrize("name, action", [
+    ("createReminder", "create"), ("calendar_create_event", "create"), ("todo.add", "create"),
+    ("reminder_create", "create"), ("events.insert", "create"), ("todo/add", "create"),
+    ("POST /v1/reminders", "create"), ("PATCH /users/me/address", "update"), ("DELETE /events/7", "delete"),
+    ("mcp__calendar__create_event", "create"), ("Todoist.AddTask", "create"), ("gcal-events-insert", "create"),
+    ("cancel_pending_order", "delete"), ("order_refund", "refund"), ("book_table", "book"),
+    ("update_reservation_flights", "update"), ("send_certificate", "send"), ("todo_list_add", "create"),
+])
+def test_write_tools_in_every_naming_style(typer, name, action):
+    c = typer.classify(name)
+    assert c.is_write and c.action == action, c
+
+
+@pytest.mark.parametrize("name", ["get_reminders", "calendar.events.list", "searchFlights", "order_lookup",
+                                  "GET /v1/orders", "find_user_id_by_email", "transfer_to_human_agents",
+                                  "verify_result", "think"])
+def test_read_and_unknown_tools_are_not_writes(typer, name):
+    assert not typer.classify(name).is_write
+
+
+def test_mcp_annotations_decide_over_the_name(typer):
+    assert typer.classify("reminders", read_only=False).is_write
+    assert not typer.classify("reminders").is_write
+    assert not typer.classify("create_preview", read_only=True).is_write
+    assert typer.classify("calendar", destructive=True).action == "delete"
+
+
+def test_config_names_exclude_and_read_names():
+    lex = compile_lexicon(Config()).data
+    t = ToolTyper(lex, names=["archiveNote"], exclude=["cancel_everything"], read_names=["add_numbers"])
+    assert t.classify("archiveNote").reason == "config write_tools.names"
+    assert not t.classify("cancel_everything").is_write
+    assert not t.classify("add_numbers").is_write
+
+
+def test_words_split_every_style():
+    assert words("mcp__calendar__createEvent") == ["mcp", "calendar", "create", "event"]
+    assert words("POST /v1/reminders") == ["post", "v1", "reminders"]
+    assert words("gcal-events.insert") == ["gcal", "events", "insert"]
+
+
+def test_explain_tools_lists_each_tool_and_why(tmp_path):
+    from trace_audit.ingest.load.loader import ingest
+
+    src = tmp_path / "t.jsonl"
+    rows = [{"record": "task", "task_id": "t1", "status": "success"},
+            {"record": "step", "task_id": "t1", "seq": 1, "tool": "calendar_create_event", "status": "success"},
+            {"record": "step", "task_id": "t1", "seq": 2, "tool": "lookup\x1b[31m", "status": "success"},
+            {"record": "step", "task_id": "t1", "seq": 3, "tool": "reminders", "status": "success",
+             "metadata": {"annotations": {"readOnlyHint": False}}}]
+    src.write_text("\n".join(json.dumps(r) for r in rows), "utf-8")
+    dbp = tmp_path / "w.duckdb"
+    ingest([str(src)], str(dbp), progress=False)
+    out = subprocess.run([sys.executable, "-m", "trace_audit.cli.main", "rules", "explain-tools", "--db", str(dbp)],
+                         capture_output=True, text=True, check=True).stdout
+    assert "calendar_create_event" in out and "write verb 'create'" in out
+    assert "MCP annotation readOnlyHint=false" in out
+    assert "\x1b" not in out and "lookup\\u001b[31m" in out  # stdout is made safe by cli/terminal
+    assert "3 tools: 2 write" in out
