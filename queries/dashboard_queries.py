@@ -35,10 +35,10 @@ import duckdb
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from .sql_params import param_names
 from .warehouse.zones import check_zone
 
 WIDE = timedelta(days=36525)
-PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 DEFAULT_LIMIT = 500
 SAID_BUT_NOT_DONE = "said_but_not_done"
 
@@ -62,7 +62,7 @@ def run(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None) -
     query needs but `params` lacks is a programming error and says which.
     """
     text = sql(name)
-    wanted = dict.fromkeys(PARAM.findall(text))
+    wanted = param_names(text)
     params = params or {}
     missing = [k for k in wanted if k not in params]
     if missing:
@@ -176,7 +176,7 @@ def data_clock(con: duckdb.DuckDBPyConnection, run_id: str | None) -> datetime |
 def run_stage(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> None:
     """Build one stage's session table (`stage_<name>.sql`) on this connection."""
     text = sql(name)
-    con.execute(text, {k: params[k] for k in dict.fromkeys(PARAM.findall(text))})
+    con.execute(text, {k: params[k] for k in param_names(text)})
 
 
 # Stages each page builds first (one steps-to-tasks join each), then the queries that read them.
@@ -245,7 +245,7 @@ def page_plan(page: str, filters: Filters, now: datetime | None, lag: StepLag | 
 def uses_lag(plan: Plan) -> bool:
     """Whether any stage or query of `plan` narrows by the step lag (else measuring it is wasted)."""
     names = list(plan.stages) + [name for name, _ in plan.queries.values()]
-    return any("$lag_" in sql(name) for name in names)
+    return any(p.startswith("lag_") for name in names for p in param_names(sql(name)))
 
 
 def run_plan(con: duckdb.DuckDBPyConnection, plan: Plan) -> dict[str, pd.DataFrame]:

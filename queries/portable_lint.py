@@ -185,9 +185,9 @@ def _mark_keyword_lines(tree: exp.Expression, sql: str) -> None:
     # n-th INTERVAL keyword in the code (comments and strings blanked) for the n-th such node.
     import re
 
-    from .rulefile import _strip_sql_noise
+    from .sql_params import strip_sql_noise
 
-    clean = _strip_sql_noise(sql)
+    clean = strip_sql_noise(sql)
     lines = [clean.count("\n", 0, m.start()) + 1 for m in re.finditer(r"(?i)\bINTERVAL\b", clean)]
     for node, line in zip(tree.find_all(exp.Interval, bfs=False), lines):
         node.meta["keyword_line"] = line

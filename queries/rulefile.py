@@ -36,6 +36,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .sql_params import param_uses, strip_sql_noise
+
 Severity = Literal["info", "warn", "review", "block"]
 SEVERITY_RANK = {"allow": 0, "info": 0, "warn": 1, "review": 2, "block": 3}
 
@@ -51,7 +53,6 @@ GLOBAL_PARAMS = {
     "not_created_re": "step error / detail / result text meaning success without creating anything",
 }
 
-_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _STEM = re.compile(r"^_?[a-z][a-z0-9_]*$")
 
 
@@ -112,49 +113,6 @@ class Rule:
     def dependencies(self) -> list[str]:
         """The turn-model tables this query reads (from the header's `uses`)."""
         return [u.lstrip("_") for u in self.header.uses]
-
-
-def _strip_sql_noise(text: str) -> str:
-    """The SQL with comments and string literals blanked (same length, same lines)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "-" and text.startswith("--", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif c == "/" and text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
-            i = j
-        elif c in ("'", '"'):
-            j = i + 1
-            while j < n:
-                if text[j] == c:
-                    if j + 1 < n and text[j + 1] == c:
-                        j += 2
-                        continue
-                    break
-                j += 1
-            j = min(j + 1, n)
-            out.append(c + "".join(ch if ch == "\n" else " " for ch in text[i + 1:j - 1]) + (c if j - 1 > i else ""))
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
-
-
-def param_uses(sql: str) -> dict[str, int]:
-    """Each `$name` used in the SQL (outside comments and strings) -> first line number (1-based)."""
-    clean = _strip_sql_noise(sql)
-    found: dict[str, int] = {}
-    for m in _PARAM.finditer(clean):
-        found.setdefault(m.group(1), clean.count("\n", 0, m.start()) + 1)
-    return found
 
 
 def split_header(text: str) -> tuple[str, int]:
@@ -225,7 +183,7 @@ def load_rule_file(path: Path) -> Rule:
 
 def _reads_table(sql: str, table: str) -> int | None:
     """First line (1-based) where `sql` names `table` outside comments and strings, else None."""
-    clean = _strip_sql_noise(sql)
+    clean = strip_sql_noise(sql)
     m = re.search(rf"(?<![$\w]){re.escape(table)}\b", clean)
     return None if m is None else clean.count("\n", 0, m.start()) + 1
 

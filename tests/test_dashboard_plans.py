@@ -14,6 +14,7 @@ import pytest
 
 from dashboard_support import TZ, build_sample_db
 from trace_audit.queries import dashboard_queries as dq
+from trace_audit.queries.sql_params import param_names
 from trace_audit.queries.warehouse import db
 from trace_audit.dashboard import report
 
@@ -23,7 +24,7 @@ NONDETERMINISTIC = {"example"}  # any_value(): any member of the group is right
 
 def reference(con, name: str, params: dict) -> pd.DataFrame:
     text = (REFERENCE / f"{name}.sql").read_text("utf-8")
-    return con.execute(text, {k: params[k] for k in dict.fromkeys(dq.PARAM.findall(text))}).df()
+    return con.execute(text, {k: params[k] for k in param_names(text)}).df()
 
 
 def canonical(df: pd.DataFrame) -> pd.DataFrame:

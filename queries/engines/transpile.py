@@ -17,6 +17,8 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
+from ..sql_params import placeholders
+
 SOURCE_DIALECT = "duckdb"
 # The sqlglot releases whose translation of every rule is pinned by tests/test_transpile_golden.py
 # (checked: 28.0.0, 29.0.0, 30.0.0, 30.20.0, 30.29.0-30.31.0 give the same SQL; 27.4 does not).
@@ -106,11 +108,8 @@ def bind(tree: exp.Expression, params: dict[str, Any], dialect: str) -> exp.Expr
 def bind_text(sql: str, params: dict[str, Any], dialect: str) -> str:
     """Bind `$name` in SQL already written for `dialect` (an override file), whose parser may
     not accept `$name` itself. Placeholders are found outside strings and comments only."""
-    from ..rulefile import _PARAM, _strip_sql_noise
-
-    clean = _strip_sql_noise(sql)
     out, pos = [], 0
-    for m in _PARAM.finditer(clean):
+    for m in placeholders(sql):
         name = m.group(1)
         if name not in params:
             raise TranspileError(f"no value bound for ${name}")
