@@ -160,10 +160,6 @@ class Reader:
         return pat is not None and pat.search(text, pos) is not None
 
     def read(self, reply: str) -> Reading:
-        completion = self.rules.get("completion")
-        if completion is None or completion.search(reply) is None:
-            # no completion form anywhere (quoted or not): nothing to claim, nothing to take back
-            return Reading(False, "no_claim", [], False)
         clauses = [self.read_clause(c) for c in self.segmenter.clauses(reply)]
         standing = []  # indexes of completion clauses not (yet) taken back
         retracted = False
