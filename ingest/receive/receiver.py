@@ -70,8 +70,7 @@ class ReceiverConfig:
     max_backoff: float = 60.0  # seconds between retries of a load that failed, at most
     max_connections: int = DEFAULT_MAX_CONNECTIONS  # open at once; more are answered 503 and closed
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT  # seconds a read (header, body, next request) may wait
-    # trace-audit.toml's [redaction] section, read as `ingest` reads it (cli/settings.py); None: the defaults.
-    redaction: RedactionConfig | None = None
+    redaction: RedactionConfig | None = None  # [redaction] of trace-audit.toml, as ingest reads it; None: defaults
 
 
 @dataclass
@@ -362,11 +361,10 @@ class Receiver:
                 log.error("cannot open the warehouse, will retry: %s", exc)
                 self._failed(str(exc))
                 return 0
-            loaded = 0
+            loaded, started = 0, time.monotonic()
             failed: list[str] = []
-            started = time.monotonic()
-            try:
-                summary = ingest([str(p) for p in ready], con=con, tz=self.config.tz, progress=False,
+            try:  # redaction as configured for ingest (serve-otlp --config)
+                summary = ingest(list(map(str, ready)), con=con, tz=self.config.tz, progress=False,
                                  redaction=self.config.redaction)
             finally:
                 con.close()
