@@ -1,26 +1,39 @@
-"""The investigation verdict: what really happened in one turn, in plain words, and the
-reply a correct system would have given.
+"""The investigation verdict: the rules' outcome of one turn, worded for support staff, and
+the reply a correct system would have given.
 
-The reply guidance follows the table in the three-layer-defence article (section 5):
-never say "done" for something that is not; no internal terms (verified, tool names);
-say what did not happen, why, and the next step. Conflicts and duplicates are
-success=true for the system but "nothing was created" for the user.
+Nothing is classified here. What each write step achieved and what the turn achieved come
+from the turn model (`queries/rules/_write_steps.sql`, `_turn_outcomes.sql`, read through
+`queries/outcomes.py`); whether the reply claimed something that was not done, and of which
+kind, comes from the said_but_not_done finding on that reply. This module only words them.
+
+The reply guidance follows the three-layer-defence article (section 5): never say "done"
+for something that is not; no internal terms (verified, tool names); say what did not
+happen, why, and the next step. A conflict or a duplicate made nothing, and trying again
+would clash again, so those replies offer no retry.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-CONFLICT = ("冲突", "conflict")
-DUPLICATE = ("已存在", "重复", "already exist", "duplicate")
-NOT_CREATED = ("未创建", "not created", "did not create")
-LOGIN = ("未登录", "登录", "not logged in", "login", "unauthenticated", "no user")
-PERMISSION = ("权限", "permission", "forbidden", "not allowed", "unauthorized")
+# Wording only: which of the not-created cases a step's detail describes, and why a step
+# never started. The classification itself is the lexicon's (queries/lexicon/claims.toml).
+DUPLICATE = ("已存在", "重复", "already exist", "duplicate", "identical")
+LOGIN = ("未登录", "登录", "not logged in", "login", "unauthenticated")
+PERMISSION = ("权限", "permission", "forbidden", "not allowed", "unauthori", "access denied")
+
+# Rule kinds (said_but_not_done) and turn outcomes (_turn_outcomes) -> the headline word.
+HEADLINE = {
+    "not_executed": "not executed", "not_started": "not executed", "no_write": "not executed",
+    "failed": "failed", "unverified": "unverified", "not_created": "not created",
+    "partial": "partly done", "running": "still running", "good": "done", "ok": "done",
+}
 
 
 @dataclass(frozen=True)
 class Verdict:
     outcome: str            # not executed | failed | unverified | not created | partly done | done | still running
+    kind: str               # the rules' code for it: not_executed, failed, ..., good, no_write
     label: str              # the headline, e.g. "unverified — the reply claimed success"
     explanation: str
     reply_was_wrong: bool
@@ -29,117 +42,127 @@ class Verdict:
     evidence: list[str] = field(default_factory=list)
 
 
-def _never_started_reply(error_text) -> tuple[str, str] | None:
-    """The guidance-table reply when an error says the step could not start (login, permission)."""
-    if _has(error_text, LOGIN):
-        return ("这件事要先登录才能办,登录后我再帮你建。", "You need to sign in first; once you have, I'll set it up.")
-    if _has(error_text, PERMISSION):
-        return ("提醒的写入权限是关着的,所以我没法建;需要的话先去设置里打开。",
-                "Writing reminders is switched off in your settings, so I couldn't create it. Turn it on and I'll try again.")
-    return None
-
-
 def _has(text: str | None, words) -> bool:
     t = (text or "").lower()
     return any(w.lower() in t for w in words)
 
 
-def _ok(s: dict) -> bool:
-    return s.get("status") == "success" and s.get("verified") is True
+def _thing(steps: list[dict], text: str | None = None) -> tuple[str, str]:
+    """What the user asked for, in their words: (zh, en), from the tools used or the reply."""
+    tools = " ".join(str(s.get("tool") or "") for s in steps if s.get("outcome")).lower()
+    words = tools if tools.strip() else (text or "").lower()
+    if any(w in words for w in ("message", "消息", "短信")):
+        return "这条消息", "that message"
+    if any(w in words for w in ("remind", "提醒")):
+        return "这条提醒", "that reminder"
+    if any(w in words for w in ("event", "calendar", "schedule", "meeting", "日程", "会议")):
+        return "这个日程", "that calendar event"
+    if any(w in words for w in ("todo", "to-do", "待办")):
+        return "这个待办", "that to-do"
+    return "这件事", "that"
 
 
-def _not_created(s: dict) -> str | None:
-    text = " ".join(str(s.get(k) or "") for k in ("detail", "error", "result"))
-    if _has(text, CONFLICT):
-        return "conflict"
-    if _has(text, DUPLICATE):
-        return "duplicate"
-    if _has(text, NOT_CREATED):
-        return "conflict"
-    return None
+def _step_text(s: dict) -> str:
+    return " ".join(str(s.get(k) or "") for k in ("error", "detail"))
 
 
-def decide(task: dict | None, steps: list[dict], findings: list[dict]) -> Verdict:
-    """Judge one turn from its task row, its steps (in order) and the rule findings on it."""
-    tool_steps = [s for s in steps if (s.get("kind") or "tool") == "tool"]
+def _first(steps: list[dict], *outcomes: str) -> dict | None:
+    return next((s for s in steps if s.get("outcome") in outcomes), None)
+
+
+def _where(s: dict | None) -> str:
+    if not s:
+        return ""
+    why = s.get("error") or s.get("detail")
+    return f" Step {s.get('seq')} ({s.get('tool')})" + (f": {why}." if why else ".")
+
+
+def decide(task: dict | None, steps: list[dict], findings: list[dict], turn_outcome: str | None = None,
+           reply_kind: str | None = None, reply_text: str | None = None) -> Verdict:
+    """Word one turn. `steps` are the turn's steps in order, each write step carrying the rules'
+    `outcome`; `turn_outcome` is the turn model's outcome (None when there is no task);
+    `reply_kind` the said_but_not_done kind of the reply being investigated (None when no rule
+    found a false claim in it)."""
     said = [f for f in findings if f.get("rule_id") == "said_but_not_done"]
-    claimed_falsely = bool(said)
+    claimed = reply_kind is not None or bool(said)
     evidence = [f"{f['rule_id']}: {f.get('message') or ''}".strip() for f in findings]
-    wrong = " — the reply claimed success" if said else ""
+    kind = reply_kind or (turn_outcome if task is not None else "not_executed")
+    if kind == "not_executed" and task is not None and turn_outcome in ("no_write", "not_started"):
+        kind = turn_outcome
+    writes = [s for s in steps if s.get("outcome")]
+    zh_thing, en_thing = _thing(writes, reply_text)
+    outcome = HEADLINE.get(kind or "", kind or "unknown")
+    label = outcome + (" — the reply claimed success" if claimed and outcome != "done" else "")
+    if claimed and outcome == "done":
+        label = "done, but the reply is wrong"
 
-    def verdict(outcome, explanation, zh, en, label=None):
-        return Verdict(outcome, label or (outcome + (wrong if outcome != "done" else "")), explanation,
-                       claimed_falsely, zh, en, evidence)
+    def v(explanation: str, zh: str, en: str) -> Verdict:
+        return Verdict(outcome, kind or "unknown", label, explanation, claimed, zh, en, evidence)
 
-    if task is None and not tool_steps:
-        return verdict("not executed",
-                       "No task was recorded for this turn: the agent never started any step.",
-                       "这件事我还没有办成,刚才没有真正执行;要我现在帮你办吗?",
-                       "I haven't done that yet — nothing was actually carried out. Shall I do it now?")
-    if task is not None and task.get("status") == "running" and not task.get("finished_at"):
-        return verdict("still running",
-                       "The turn never finished (status 'running', no finish time): the finish step never ran, "
-                       "so whatever the reply said, the outcome was never settled.",
-                       "这件事还没有处理完,我确认结果后再告诉你。",
-                       "This is still in progress; I'll confirm once it has actually gone through.")
-    if not tool_steps:
-        err = (task or {}).get("goal")
-        reason = " ".join(str(s.get("error") or "") for s in steps)
-        zh, en = _never_started_reply(reason) or (
-            "这件事我没有办成,刚才根本没有执行;要我现在再试一次吗?",
-            "I didn't get that done — it never actually ran. Shall I try now?")
-        return verdict("not executed", f"The turn ({err or 'no goal recorded'}) has no tool step: nothing was executed.",
-                       zh, en)
-
-    failed = [s for s in tool_steps if s.get("status") == "failed"]
-    unverified = [s for s in tool_steps if s.get("status") != "failed" and s.get("verified") is False]
-    not_created = [(s, _not_created(s)) for s in tool_steps if s.get("status") == "success" and _not_created(s)]
-    ok = [s for s in tool_steps if _ok(s) and not _not_created(s)]
-    bad = len(failed) + len(unverified) + len(not_created)
-
-    if bad and ok:
-        first_bad = (failed + unverified + [s for s, _ in not_created])[0]
-        return verdict("partly done",
-                       f"{len(ok)} of {len(tool_steps)} steps were done and confirmed; "
-                       f"step {first_bad.get('seq')} ({first_bad.get('tool')}) was not.",
-                       "第一件事办好了,另一件没有成功,原因是写入没通过;要我再试一次那一件吗?",
-                       "The first part is done, but the other part didn't go through. Shall I retry that part?")
-    if failed:
-        s = failed[0]
-        attempts = s.get("attempts")
-        again = f" after {attempts} attempts" if attempts and attempts > 1 else ""
-        zh, en = _never_started_reply(s.get("error")) or (
-            "这条提醒没能建成,刚才的写入没有成功;要我按原来的时间再试一次吗?",
-            "That reminder wasn't created — the save didn't go through. Shall I try again for the same time?")
-        return verdict("failed", f"Step {s.get('seq')} ({s.get('tool')}) failed{again}: {s.get('error') or 'no error text'}.",
-                       zh, en)
-    if unverified:
-        s = unverified[0]
-        return verdict("unverified",
-                       f"Step {s.get('seq')} ({s.get('tool')}) reported success but the read-back did not confirm it"
-                       f" (verified=false): {s.get('error') or s.get('detail') or 'no detail'}. "
-                       "For the user nothing reliable was created.",
-                       "这条提醒没能确认建好,刚才的写入没有成功;要我按原来的时间再试一次吗?",
-                       "I couldn't confirm that reminder was saved, so please don't rely on it. Shall I try again?")
-    if not_created:
-        s, why = not_created[0]
-        if why == "duplicate":
-            zh, en = ("已经有一条一样的提醒了,我没有再建新的。", "You already have the same reminder, so I didn't add another.")
-            expl = "The tool returned success, but its detail says an identical record already existed: nothing new was created."
+    if task is None:
+        return v("No turn was recorded for this reply: the agent never started any step, so nothing was saved.",
+                 f"{zh_thing}我还没有办,刚才并没有真正执行;要我现在帮你办吗?",
+                 f"I haven't set up {en_thing} yet: nothing was actually carried out. Shall I do it now?")
+    if kind == "running":
+        return v("The turn never finished (status 'running', no finish time): the finish step never ran, so "
+                 "whatever the reply said, the outcome was never settled.",
+                 "这件事还没有处理完,我确认结果后再告诉你。",
+                 "This is still in progress; I'll tell you once it has actually gone through.")
+    if kind == "no_write":
+        did = ", ".join(sorted({str(s.get("tool")) for s in steps if s.get("tool")})) or "no step at all"
+        return v(f"Nothing was saved: the turn made no write step (it ran {did}). Looking something up does not "
+                 "create or change anything.",
+                 f"我查看了相关信息,但{zh_thing}还没有真正建好;要我现在建吗?",
+                 f"I looked that up, but I haven't actually set up {en_thing} yet. Shall I do it now?")
+    if kind in ("not_started", "not_executed"):
+        s = _first(writes, "not_started")
+        text = _step_text(s or {})
+        if _has(text, LOGIN):
+            zh, en = ("这件事要先登录才能办,登录后我再帮你建。", "You need to sign in first; once you have, I'll set it up.")
+        elif _has(text, PERMISSION):
+            zh, en = ("写入的权限没有打开,所以我没法办;需要的话先去设置里打开。",
+                      "Saving this isn't allowed for your account right now, so I couldn't do it. "
+                      "Once that's switched on I can set it up.")
         else:
-            zh, en = ("这个时间和已有的日程冲突,我没有建;要不要换个时间?",
-                      "That time clashes with something already on your calendar, so I didn't create it. Want a different time?")
-            expl = "The tool returned success, but its detail says the slot conflicts: nothing was created."
-        return verdict("not created", f"Step {s.get('seq')} ({s.get('tool')}): {expl}", zh, en)
-
-    # Every step done and read back.
-    if said:
-        return Verdict("done", "done, but the reply is wrong",
-                       "Every step was done and confirmed by read-back, but the rules found the reply does not match "
-                       "what was done (see findings).", True,
-                       "按实际办好的内容如实告知(时间、内容与记录一致)。",
-                       "Confirm exactly what was saved — the same time and wording as the stored record.", evidence)
-    return Verdict("done", "done",
-                   f"All {len(tool_steps)} step(s) succeeded and were confirmed by read-back.", False,
-                   "好的,已经办好了(时间、内容与记录一致)。",
-                   "Done — and it matches what was saved.", evidence)
+            zh, en = (f"{zh_thing}我没有办成,刚才根本没有执行;要我现在再试一次吗?",
+                      f"I didn't get {en_thing} done: it never actually ran. Shall I try now?")
+        return v("No write step started, so nothing was saved." + _where(s), zh, en)
+    if kind == "partial":
+        good = [s for s in writes if s.get("outcome") == "good"]
+        bad = _first(writes, "failed", "unverified", "not_created", "not_started")
+        return v(f"{len(good)} of {len(writes)} write steps were done and confirmed; the rest were not." + _where(bad),
+                 "有一部分已经办好了,另一部分没有成功;要我再试一次没办成的那部分吗?",
+                 "One part is done, but the other part didn't go through. Shall I try that part again?")
+    if kind == "failed":
+        s = _first(writes, "failed")
+        attempts = (s or {}).get("attempts")
+        again = f" (after {attempts} attempts)" if attempts and attempts > 1 else ""
+        return v(f"The write failed{again}, so nothing was saved." + _where(s),
+                 f"{zh_thing}没有办成,刚才的操作没有成功;要我再试一次吗?",
+                 f"{en_thing[0].upper() + en_thing[1:]} didn't go through, so nothing was done. Shall I try again?")
+    if kind == "unverified":
+        s = _first(writes, "unverified")
+        return v("The write reported success, but reading it back did not confirm it was saved as asked, so it "
+                 "cannot be relied on." + _where(s),
+                 f"{zh_thing}我没能确认已经保存好,请先不要依赖它;我核实后再告诉你,需要的话重新建。",
+                 f"I couldn't confirm {en_thing} was saved correctly, so please don't rely on it yet. "
+                 "I'll check it and set it up again if it's missing.")
+    if kind == "not_created":
+        s = _first(writes, "not_created")
+        if _has(_step_text(s or {}), DUPLICATE):
+            return v("The tool returned success, but an identical record already existed: nothing new was created."
+                     + _where(s),
+                     "已经有一条一样的记录了,我没有再建新的。",
+                     "You already have the same one, so I didn't add another.")
+        return v("The tool returned success, but the time conflicts with an existing entry: nothing was created."
+                 + _where(s),
+                 "这个时间和已有的日程冲突,所以我没有建;要不要换个时间?",
+                 "That time clashes with something already on your calendar, so I didn't create it. "
+                 "Would you like a different time?")
+    if claimed:
+        return v("Every write step was done and confirmed by read-back, but the rules found the reply does not match "
+                 "what was done (see findings).",
+                 "按实际办好的内容如实告知(时间、内容与记录一致)。",
+                 "Confirm exactly what was saved: the same time and wording as the stored record.")
+    return v(f"All {len(writes)} write step(s) succeeded and were confirmed by read-back.",
+             "好的,已经办好了(时间、内容与记录一致)。", "Done, and it matches what was saved.")

@@ -136,7 +136,7 @@ class Filters(BaseModel):
             "tz_offset_s": int(offset.total_seconds()),
             "run_id": self.run_id or "", "now": now,
             "stuck_before": now - timedelta(minutes=self.stuck_minutes),
-            "limit": DEFAULT_LIMIT, "grain": "day",
+            "limit": DEFAULT_LIMIT, "grain": "day", "kind": None, "tod_minute": None,
             "lag_min": (lag or StepLag()).lag_min, "lag_max": (lag or StepLag()).lag_max,
         }
         out.update(extra)

@@ -120,13 +120,57 @@ def test_weekly_review_names_the_incident(served, page, shots):
     page.screenshot(path=str(shots / "weekly-w47.png"), full_page=True)
 
 
-def test_incident_opens_in_investigation_view(served, page, shots):
-    page.goto(f"{served}/incidents?{PERIOD}", wait_until="domcontentloaded")
-    settle(page, "Open a turn")
-    page.get_by_text("Investigate →").first.click()
-    settle(page, "Verdict:")
-    assert "/investigate" in page.url and "task=" in page.url
-    body = page.locator("[data-testid='stMain']").first.inner_text()
-    assert "What a correct system should have replied" in body
-    assert page.locator('[data-testid="stException"]').count() == 0
-    page.screenshot(path=str(shots / "investigate.png"), full_page=True)
+HEADLINE = {"not_executed": "not executed", "failed": "failed", "unverified": "unverified",
+            "not_created": "not created", "partial": "partly done"}
+
+
+def incident_links(page) -> list[str]:
+    """The hrefs of the incident list's own links to the investigation view."""
+    return page.eval_on_selector_all("[data-testid='stMain'] a[href*='investigate']",
+                                     "els => els.map(e => e.getAttribute('href'))")
+
+
+@pytest.mark.parametrize("kind", sorted(HEADLINE))
+def test_incidents_of_every_kind_open_from_the_list(served, page, shots, kind):
+    page.goto(f"{served}/incidents?{PERIOD}&kind={kind}", wait_until="domcontentloaded")
+    settle(page, "Open an incident")
+    links = incident_links(page)
+    assert links, f"no incident link for {kind}"
+    # the first link, and for not_executed also a reply with no turn (no turn= in its link)
+    chosen = [links[0]] + ([h for h in links if "turn=" not in h][:1] if kind == "not_executed" else [])
+    assert len(chosen) == (2 if kind == "not_executed" else 1), links
+    for href in chosen:
+        page.goto(href if href.startswith("http") else f"{served}/{href.lstrip('/')}", wait_until="domcontentloaded")
+        settle(page, "Verdict:")
+        body = page.locator("[data-testid='stMain']").first.inner_text()
+        assert f"Verdict: {HEADLINE[kind]}" in body, (href, body[:600])
+        assert "What a correct system should have replied" in body
+        assert page.locator('[data-testid="stException"]').count() == 0
+        # the URL names the turn (or the reply), so the link opens the same thing again
+        assert "turn=" in page.url or "reply=" in page.url
+        if "turn=" in href:
+            turn = href.split("turn=")[1].split("&")[0]
+            assert f"Turn {turn}" in body.replace("\\", "")
+        else:
+            assert "A reply with no turn" in body
+    page.screenshot(path=str(shots / f"investigate-{kind}.png"), full_page=True)
+
+
+def test_every_request_stays_on_the_dashboard_origin(served, shots):
+    from playwright.sync_api import sync_playwright
+
+    seen: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        ctx = browser.new_context(viewport={"width": 800, "height": 1000})
+        pg = ctx.new_page()
+        pg.on("request", lambda r: seen.append(r.url))
+        for path, text in PAGES:
+            pg.goto(f"{served}/{path}?{PERIOD}", wait_until="domcontentloaded")
+            settle(pg, text)
+            pg.wait_for_timeout(1500)
+            pg.screenshot(path=str(shots / f"narrow-{path or 'overview'}.png"), full_page=True)
+        browser.close()
+    assert seen
+    foreign = sorted({u for u in seen if not (u.startswith(served) or u.startswith(("data:", "blob:")))})
+    assert not foreign, foreign

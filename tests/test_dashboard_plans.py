@@ -99,6 +99,7 @@ EVER = {"since": datetime(1970, 1, 1, tzinfo=timezone.utc), "until": datetime(22
 @pytest.mark.parametrize("search", [
     {"text": "reminder"}, {"text": "提醒"}, {"text": "REMINDER", **EVER}, {"user_id": "510"},
     {"user_id": "510", **EVER}, {"text": "x' OR 1=1 --", **EVER}, {"conversation_id": "nope"},
+    {"tod_minute": 8 * 60 + 30}, {"tod_minute": 5, "text": "remind"}, {"user_id": "1003", **EVER},
 ])
 def test_search_equals_reference(sample, search):
     f = dq.Filters(since=date(2026, 11, 16), until=date(2026, 11, 22), tz=TZ, run_id=latest(sample))

@@ -9,7 +9,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from trace_audit.dashboard import analysis, verdict
+from trace_audit.dashboard import analysis
 from trace_audit.queries import dashboard_queries as dq
 from trace_audit.queries.warehouse import db
 
@@ -111,41 +111,3 @@ def test_run_reports_missing_parameters(con):
         dq.run(con, "turn_task", {})
 
 
-def _step(seq, tool, status="success", verified=True, **kw):
-    return {"seq": seq, "tool": tool, "kind": "tool", "status": status, "verified": verified, **kw}
-
-
-SBND = [{"rule_id": "said_but_not_done", "message": "claimed"}]
-
-
-@pytest.mark.parametrize("steps, findings, outcome, wrong, zh", [
-    ([_step(1, "create_reminder", verified=False, error="read-back mismatch")], SBND, "unverified", True, "没能确认"),
-    ([_step(1, "create_reminder", status="failed", verified=False, error="DB write timeout", attempts=2)], SBND,
-     "failed", True, "没能建成"),
-    ([_step(1, "create_reminder", status="failed", error="not logged in")], SBND, "failed", True, "登录"),
-    ([_step(1, "create_reminder", status="failed", error="permission denied: WRITE")], SBND, "failed", True,
-     "写入权限"),
-    ([_step(1, "create_reminder", detail="该时段与系统日程冲突,未创建")], SBND, "not created", True, "冲突"),
-    ([_step(1, "create_reminder", detail="已存在相同记录,未重复创建")], [], "not created", False, "一样的提醒"),
-    ([_step(1, "create_reminder", status="failed", verified=False), _step(2, "create_todo")], SBND,
-     "partly done", True, "第一件事办好了"),
-    ([_step(1, "create_reminder")], [], "done", False, "办好了"),
-])
-def test_verdict(steps, findings, outcome, wrong, zh):
-    task = {"task_id": "t", "status": "success", "finished_at": "x"}
-    v = verdict.decide(task, steps, findings)
-    assert v.outcome == outcome
-    assert v.reply_was_wrong is wrong
-    assert zh in v.should_have_said_zh
-    assert "verified" not in v.should_have_said_en and "create_reminder" not in v.should_have_said_en
-
-
-def test_verdict_without_any_task_is_not_executed():
-    v = verdict.decide(None, [], SBND)
-    assert v.outcome == "not executed" and v.label == "not executed — the reply claimed success"
-
-
-def test_verdict_running_task():
-    v = verdict.decide({"status": "running", "finished_at": None}, [_step(1, "create_reminder", status="running",
-                                                                          verified=None)], [])
-    assert v.outcome == "still running"

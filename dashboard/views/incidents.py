@@ -6,58 +6,55 @@ import streamlit as st
 # import its neighbours relatively (so the imports resolve for tools reading the checkout too).
 __package__ = "trace_audit.dashboard.views"
 
-from .. import charts, context
+from .. import charts, context, sidebar, turns
+from ..safe import md, plain
+
+PAGE = 25
+ALL = "(every kind)"
 
 ctx = context.get()
 st.title("Said but not done")
 st.caption("Replies that told the user something was done when the steps say it was not. "
-           f"From rule run {ctx.filters.run_id or '—'} · times in {ctx.filters.tz}")
+           f"From rule run {md(ctx.filters.run_id or '—')} · times in {ctx.filters.tz}")
 if not ctx.has_run:
     context.no_rule_run_note()
     st.stop()
 
-d = ctx.plan("incidents")
-total = int(d["daily"]["incidents"].sum())
-by_kind = d["daily"].groupby("kind")["incidents"].sum().sort_values(ascending=False)
+everything = ctx.plan("incidents")
+total = int(everything["daily"]["incidents"].sum())
+by_kind = everything["daily"].groupby("kind")["incidents"].sum().sort_values(ascending=False)
 cols = st.columns(1 + len(by_kind))
 cols[0].metric("Incidents", f"{total:,}")
-for col, (kind, n) in zip(cols[1:], by_kind.items()):
-    col.metric(kind.replace("_", " "), f"{int(n):,}")
+for col, (k, n) in zip(cols[1:], by_kind.items()):
+    col.metric(k.replace("_", " "), f"{int(n):,}")
+st.plotly_chart(charts.incidents_by_kind(everything["daily"]), key="incidents_kind")
 
-st.plotly_chart(charts.incidents_by_kind(d["daily"]), key="incidents_kind")
+kinds = [ALL] + sorted(set(by_kind.index) | ({sidebar.page_param("kind")} - {None}))
+wanted = sidebar.page_param("kind")
+kind = st.selectbox("Kind", kinds, index=kinds.index(wanted) if wanted in kinds else 0,
+                    format_func=lambda k: k.replace("_", " "), key="ta_incident_kind")
+kind = None if kind == ALL else kind
+sidebar.set_page_params(kind=kind)
+rows = ctx.plan("incidents", kind=kind)["list"] if kind else everything["list"]
 
-rows = d["list"]
-st.subheader(f"Incidents ({len(rows):,} newest shown)" if len(rows) < total else f"Incidents ({total:,})")
+st.subheader(f"Incidents ({len(rows):,} newest shown)" if kind is None and len(rows) < total
+             else f"Incidents ({len(rows):,})")
 if rows.empty:
     st.info("No said-but-not-done incidents in this period.")
     st.stop()
-table = rows.assign(
-    time=rows["event_time"].dt.tz_convert(ctx.filters.tz).dt.strftime("%Y-%m-%d %H:%M"),
-    reply=rows["reply"].fillna("").str.slice(0, 120),
-)[["time", "kind", "user_id", "conversation_id", "reply", "tools", "task_id"]]
-st.session_state["_ta_incident_ids"] = rows["task_id"].tolist()
 
-
-def _open_selected():
-    # A row click opens that turn in Investigate (run after the click, before the rerun).
-    picked = st.session_state["incident_table"].selection.rows
-    if picked:
-        st.session_state["_ta_open_task"] = st.session_state["_ta_incident_ids"][picked[0]]
-
-
-if st.session_state.get("_ta_open_task"):
-    st.switch_page("views/investigate.py", query_params=ctx.link_params(task=st.session_state.pop("_ta_open_task")))
-
-st.dataframe(table, hide_index=True, on_select=_open_selected, selection_mode="single-row", key="incident_table",
+table = turns.times_as_text(rows, ctx.filters.tz).assign(reply=rows["reply"].fillna("").str.slice(0, 120))
+table = table[["event_time", "kind", "user_id", "conversation_id", "reply", "tools", "task_id", "message_id"]]
+st.dataframe(table.rename(columns={"event_time": "time"}), hide_index=True,
              column_config={"reply": st.column_config.TextColumn("reply (excerpt)", width="large"),
-                            "tools": st.column_config.TextColumn("tools and outcome", width="medium")})
-choices = [r for r in rows.itertuples(index=False) if r.task_id]
-label = {r.task_id: f"{ctx.ts(r.event_time)} · {r.user_id} · {r.kind} · {(r.reply or '')[:50]}" for r in choices}
-default = choices[0].task_id if choices else None
-if choices:
-    c1, c2 = st.columns([4, 1])
-    task = c1.selectbox("Open a turn", list(label), index=list(label).index(default) if default in label else 0,
-                        format_func=label.get, key="incident_pick",
-                        help="Click a row in the table, or pick a turn here, to open it in the investigation view.")
-    c2.page_link("views/investigate.py", label="Investigate →", icon=":material/search:",
-                 query_params=ctx.link_params(task=task))
+                            "tools": st.column_config.TextColumn("tools used", width="medium")})
+
+st.markdown("**Open an incident** (each link opens that turn, or the reply when it has no turn)")
+pages = (len(rows) + PAGE - 1) // PAGE
+page = st.number_input("Page", 1, max(pages, 1), 1, key="ta_incident_page") if pages > 1 else 1
+for i in range((page - 1) * PAGE, min(page * PAGE, len(rows))):
+    r = rows.iloc[i]
+    label = plain(f"{ctx.ts(r['event_time'])} · {r['kind'].replace('_', ' ')} · {r['user_id']} · "
+                  f"{(r['reply'] if isinstance(r['reply'], str) else '')[:60]}")
+    st.page_link("views/investigate.py", label=md(label),
+                 query_params=ctx.link_params(**turns.incident_link(r), kind=kind))

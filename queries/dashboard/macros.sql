@@ -23,3 +23,9 @@ CREATE OR REPLACE TEMP MACRO error_fingerprint(e) AS CASE
 CREATE OR REPLACE TEMP MACRO local_day_no(ts, off) AS CAST(floor((epoch(ts) + off) / 86400) AS INTEGER);
 CREATE OR REPLACE TEMP MACRO local_hour_no(ts, off) AS CAST(floor((epoch(ts) + off) / 3600) AS BIGINT);
 CREATE OR REPLACE TEMP MACRO day_of(n) AS DATE '1970-01-01' + CAST(n AS INTEGER);
+
+-- local_minute_distance: how many minutes the local time of day of an instant is from a
+-- minute of the day (0..1439), the short way round midnight.
+CREATE OR REPLACE TEMP MACRO local_minute_distance(ts, off, minute) AS
+    least(abs(CAST(floor(((epoch(ts) + off) % 86400 + 86400) % 86400 / 60) AS INTEGER) - minute),
+          1440 - abs(CAST(floor(((epoch(ts) + off) % 86400 + 86400) % 86400 / 60) AS INTEGER) - minute));

@@ -1,14 +1,12 @@
--- turn_messages: the conversation around one turn: messages tied to the task, or in its
--- conversation from 10 minutes before it started to 10 minutes after it finished.
--- (Two branches rather than one OR, so the time window can skip most of the table.)
-WITH t AS (SELECT task_id, conversation_id, started_at, coalesce(finished_at, started_at) AS ended FROM tasks
-           WHERE task_id = $task_id)
-SELECT m.message_id, m.role, m.content, m.created_at, m.task_id
-FROM messages m WHERE m.task_id = $task_id
-UNION
-SELECT m.message_id, m.role, m.content, m.created_at, m.task_id
-FROM messages m, t
-WHERE m.conversation_id = t.conversation_id
-  AND m.created_at >= t.started_at - INTERVAL 10 MINUTE
-  AND m.created_at <= t.ended + INTERVAL 10 MINUTE
-ORDER BY created_at NULLS LAST, message_id
+-- turn_messages: one turn's own messages: those tied to the task, and the replies the rules
+-- linked to it (said_but_not_done evidence names the reply). Messages of other turns of the
+-- conversation are turn_nearby's. Ordered by time, then by their position in the
+-- conversation (metadata.message_index, as a number), then by their line in the source,
+-- so an undated transcript reads in conversation order.
+SELECT m.message_id, m.role, m.content, m.created_at, m.task_id,
+       TRY_CAST(json_extract_string(m.metadata, '$.message_index') AS INTEGER) AS position
+FROM messages m
+WHERE m.task_id = $task_id
+   OR m.message_id IN (SELECT json_extract_string(f.evidence, '$.message_id') FROM findings f
+                       WHERE f.run_id = $run_id AND f.task_id = $task_id AND f.rule_id = 'said_but_not_done')
+ORDER BY m.created_at NULLS LAST, position NULLS LAST, m.source_line NULLS LAST, m.message_id

@@ -2,7 +2,7 @@
 -- title = "The reply claims it was done, the trace shows it was not"
 -- severity = "block"
 -- evidence_steps = "write"
--- uses = ["_reply_claims", "_write_steps"]
+-- uses = ["_reply_claims", "_write_steps", "_turn_outcomes"]
 -- description = """
 -- The assistant's reply for a turn claims an action was completed (see
 -- _reply_claims.sql and the claim lexicon), and the turn has no write step
@@ -26,14 +26,8 @@ WITH claims AS (
     FROM reply_claims WHERE is_claim = TRUE
 ),
 per_task AS (
-    SELECT task_id,
-           sum(CASE WHEN outcome = 'good' THEN 1 ELSE 0 END) AS good,
-           sum(CASE WHEN outcome NOT IN ('good', 'running') AND recovered = 0 THEN 1 ELSE 0 END) AS open_bad,
-           sum(CASE WHEN outcome <> 'not_started' THEN 1 ELSE 0 END) AS executed,
-           sum(CASE WHEN outcome = 'not_created' THEN 1 ELSE 0 END) AS not_created,
-           sum(CASE WHEN outcome = 'unverified' THEN 1 ELSE 0 END) AS unverified
-    FROM write_steps
-    GROUP BY task_id
+    -- the turn's own write counts, as _turn_outcomes.sql states them
+    SELECT task_id, good, open_bad, executed, not_created, unverified FROM turn_outcomes
 ),
 before_reply AS (
     -- positioned replies: the write calls made since the task's previous reply and before this one

@@ -1,0 +1,134 @@
+"""What the investigation, users and conversations views share: turning query results into
+the records the verdict words, tables whose times read in the screen's zone, the links
+between incidents, and the "nearby, from other turns" section."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pandas as pd
+import streamlit as st
+
+from . import safe
+from .verdict import Verdict
+from ..queries import outcomes
+
+EVER = {"since": datetime(1970, 1, 1, tzinfo=timezone.utc), "until": datetime(2200, 1, 1, tzinfo=timezone.utc)}
+
+
+def records(df: pd.DataFrame) -> list[dict]:
+    return [{k: (None if (not isinstance(v, (list, dict)) and pd.isna(v)) else v) for k, v in r.items()}
+            for r in df.to_dict("records")]
+
+
+def outcomes_of(con, task_ids: tuple[str, ...]):
+    """The turn model's outcomes for these turns (cached per data change by the caller)."""
+    return outcomes.outcomes(con, list(task_ids))
+
+
+def with_outcomes(steps: pd.DataFrame, step_out: pd.DataFrame) -> pd.DataFrame:
+    """The turn's steps with the rules' outcome of each write step (empty for other steps)."""
+    if steps.empty:
+        return steps.assign(outcome=pd.Series(dtype=object))
+    out = step_out[["seq", "outcome"]] if not step_out.empty else pd.DataFrame(columns=["seq", "outcome"])
+    merged = steps.merge(out.astype({"seq": steps["seq"].dtype}), on="seq", how="left")
+    cols = ["seq", "tool", "outcome"] + [c for c in merged.columns if c not in ("seq", "tool", "outcome")]
+    return merged[cols]
+
+
+def reply_kind(claims: pd.DataFrame, reply: str | None) -> str | None:
+    """The rules' said_but_not_done kind for the reply in question (else the turn's first)."""
+    if claims.empty:
+        return None
+    if reply is not None:
+        mine = claims[claims["message_id"] == reply]
+        if not mine.empty:
+            return mine["kind"].iloc[0]
+    return claims["kind"].iloc[0]
+
+
+def compact_json(value):
+    if isinstance(value, str) and value[:1] in "{[":
+        try:
+            return json.dumps(json.loads(value), ensure_ascii=False)
+        except ValueError:
+            return value
+    return value
+
+
+def _local(series: pd.Series, tz: str) -> pd.Series:
+    def one(ts):
+        if ts is None or (not isinstance(ts, str) and pd.isna(ts)):
+            return ""
+        try:
+            t = pd.Timestamp(ts)
+            t = t.tz_localize("UTC") if t.tzinfo is None else t
+            return t.tz_convert(tz).strftime("%Y-%m-%d %H:%M:%S")
+        except (ValueError, TypeError, OverflowError):
+            return str(ts)
+    return series.map(one)
+
+
+def times_as_text(df: pd.DataFrame, tz: str) -> pd.DataFrame:
+    """Every time column as local text in `tz` (the zone the screen names); '' when undated."""
+    out = df.copy()
+    for c in out.columns:
+        if c in ("started_at", "ended_at", "created_at", "finished_at", "event_time", "time") or \
+                pd.api.types.is_datetime64_any_dtype(out[c]):
+            out[c] = _local(out[c], tz)
+    return out
+
+
+def hit_key(r) -> str:
+    return ("turn:" + r.task_id) if isinstance(r.task_id, str) and r.task_id else ("reply:" + str(r.reply_id))
+
+
+def hit_label(r, ts) -> str:
+    when = ts(r.started_at) if r.started_at is not None and not pd.isna(r.started_at) else "no time"
+    what = (r.goal or r.final_answer or "") if isinstance(r.goal or r.final_answer, str) else ""
+    flag = f" · ⚑ {r.findings}" if r.findings else ""
+    who = r.task_id if isinstance(r.task_id, str) else f"reply {r.reply_id} (no turn)"
+    return safe.plain(f"{when} · {r.user_id} · {who} · {r.status} · {what[:50]}{flag}")
+
+
+def hit_table(hits: pd.DataFrame, tz: str) -> pd.DataFrame:
+    cols = ["started_at", "user_id", "conversation_id", "task_id", "reply_id", "status", "goal", "findings"]
+    return times_as_text(hits[cols], tz)
+
+
+def message_table(msgs: pd.DataFrame, tz: str) -> pd.DataFrame:
+    return times_as_text(msgs[["position", "created_at", "role", "content", "message_id"]], tz)
+
+
+def incident_link(row) -> dict:
+    """The Investigate URL values that open one incident: its turn and its reply."""
+    task = row["task_id"] if isinstance(row["task_id"], str) else None
+    reply = row["message_id"] if isinstance(row["message_id"], str) else None
+    return {"turn": task, "reply": reply}
+
+
+def position_in(incidents: pd.DataFrame, turn: str | None, reply: str | None) -> int | None:
+    if incidents.empty or not (turn or reply):
+        return None
+    same = incidents["message_id"] == reply if reply else incidents["task_id"] == turn
+    hit = incidents.index[same.fillna(False).to_numpy()]
+    return int(incidents.index.get_loc(hit[0])) if len(hit) else None
+
+
+def verdict_box(v: Verdict) -> None:
+    box = st.error if v.reply_was_wrong else (st.success if v.outcome == "done" else st.warning)
+    box(f"**Verdict: {v.label}.** {safe.md(v.explanation)}")
+    if v.reply_was_wrong or v.outcome != "done":
+        st.markdown("**What a correct system should have replied** (no false “done”, no internal terms, "
+                    "a concrete next step):")
+        st.markdown(f"> {safe.md(v.should_have_said_zh)}\n>\n> {safe.md(v.should_have_said_en)}")
+
+
+def nearby_section(near: pd.DataFrame, tz: str) -> None:
+    st.markdown("**Nearby, from other turns** (not this turn's evidence; each row names its turn)")
+    if near.empty:
+        st.caption("Nothing else in this conversation or for this user around that time.")
+        return
+    st.dataframe(times_as_text(near[["created_at", "turn", "what", "kind", "text", "id"]], tz), hide_index=True,
+                 column_config={"text": st.column_config.TextColumn(width="large")})
