@@ -8,6 +8,8 @@ they only render what `queries/` returns.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 # Streamlit runs this file as a script, with no parent package; naming it lets the file
@@ -17,7 +19,10 @@ __package__ = "trace_audit.dashboard"
 from . import auth, context, data
 from ..queries.warehouse import db
 
-st.set_page_config(page_title="trace-audit", page_icon=":material/fact_check:", layout="wide")
+# The page icon is a bundled file: a :material/...: icon here makes every browser fetch the
+# favicon from a public font host, which an offline deployment cannot reach.
+ICON = str(Path(__file__).resolve().parent / "static" / "icon.png")
+st.set_page_config(page_title="trace-audit", page_icon=ICON, layout="wide")
 auth.gate()  # stops this run here until the session has signed in (when access is guarded)
 
 PAGES = [

@@ -164,5 +164,8 @@ def decide(task: dict | None, steps: list[dict], findings: list[dict], turn_outc
                  "what was done (see findings).",
                  "按实际办好的内容如实告知(时间、内容与记录一致)。",
                  "Confirm exactly what was saved: the same time and wording as the stored record.")
-    return v(f"All {len(writes)} write step(s) succeeded and were confirmed by read-back.",
+    checked = sum(1 for s in writes if s.get("verified") is True)
+    how = ("and were confirmed by read-back" if checked == len(writes) else
+           f"({len(writes) - checked} from a source that cannot record a read-back, so taken as reported)")
+    return v(f"All {len(writes)} write step(s) succeeded {how}.",
              "好的,已经办好了(时间、内容与记录一致)。", "Done, and it matches what was saved.")

@@ -192,6 +192,7 @@ PAGE_QUERIES: dict[str, dict[str, tuple[str, dict]]] = {
         "daily": ("overview_daily", {}),
         "tools": ("tool_compare", {}),
         "stuck": ("stuck_count", {}),
+        "undated": ("undated", {}),
     },
     "incidents": {
         "daily": ("incidents_daily", {}),

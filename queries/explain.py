@@ -23,7 +23,7 @@ from .runs import _dicts, resolve_run
 
 
 # The dashboard's investigate page shows the same conversation around a turn: one query for both.
-TURN_MESSAGES_SQL = (Path(__file__).resolve().parent / "dashboard" / "turn_messages.sql").read_text("utf-8")
+TURN_MESSAGES_SQL = (Path(__file__).resolve().parent / "dashboard" / "turn_conversation.sql").read_text("utf-8")
 
 
 class TaskNotFound(Exception):
@@ -99,9 +99,9 @@ def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None =
     decision = max(failed, key=lambda s: SEVERITY_RANK[s]) if failed else "allow"
     if decision == "info":
         decision = "allow"
-    replies = _dicts(con, "SELECT r.reply_id, r.reply_time, r.link, r.reply_text, c.is_claim FROM turn_replies r "
+    replies = _dicts(con, "SELECT r.reply_id, r.reply_time, r.reply_index, r.link, r.reply_text, c.is_claim FROM turn_replies r "
                           "LEFT JOIN reply_claims c ON c.reply_id = r.reply_id WHERE r.task_id = ? "
-                          "ORDER BY r.reply_time NULLS LAST, r.reply_id", [task_id])
+                          "ORDER BY r.reply_time NULLS LAST, r.reply_index NULLS LAST, r.reply_id", [task_id])
     steps = _dicts(con, "SELECT seq, tool, status, verified, attempts, error, detail, CAST(args AS VARCHAR) AS args, "
                         "CAST(result AS VARCHAR) AS result, started_at FROM steps WHERE task_id = ? ORDER BY seq",
                    [task_id])
@@ -145,7 +145,8 @@ def render_text(e: Explanation) -> str:
         out.append("(no reply linked to this task)")
     for r in e.replies:
         claim = "claims completion" if r.get("is_claim") else "no completion claim"
-        out.append(f"{_when(r['reply_time'])} [{r['link']}, {claim}] {r['reply_text']}")
+        when = _when(r["reply_time"]) if r.get("reply_time") is not None else f"(no time, message #{r.get('reply_index')})"
+        out.append(f"{when} [{r['link']}, {claim}] {r['reply_text']}")
     out.append("--- Steps ---")
     if not e.steps:
         out.append("(no steps: nothing was executed)")

@@ -15,12 +15,15 @@ def _dicts(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
 
 
 def iter_turns(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
-    """{task, steps, replies} per task, tasks by task_id, steps by seq (needs the turn model temp tables)."""
+    """{task, steps, replies} per task, tasks by task_id, steps by seq, replies by time, then by their
+    position in the conversation as a number (an undated transcript's ids sort '...:10' before
+    '...:2' as text); needs the turn model temp tables."""
     steps: dict[str, list] = defaultdict(list)
     for s in _dicts(con, "SELECT * FROM steps ORDER BY task_id, seq"):
         steps[s["task_id"]].append(s)
     replies: dict[str, list] = defaultdict(list)
-    for r in _dicts(con, "SELECT * FROM turn_replies WHERE task_id IS NOT NULL ORDER BY task_id, reply_time, reply_id"):
+    for r in _dicts(con, "SELECT * FROM turn_replies WHERE task_id IS NOT NULL "
+                           "ORDER BY task_id, reply_time NULLS LAST, reply_index NULLS LAST, reply_id"):
         replies[r["task_id"]].append(r)
     for t in _dicts(con, "SELECT * FROM tasks ORDER BY task_id"):
         yield {"task": t, "steps": steps.get(t["task_id"], []), "replies": replies.get(t["task_id"], [])}

@@ -93,7 +93,7 @@ def shots(tmp_path_factory) -> Path:
 
 def settle(page, text: str) -> None:
     """Wait until `text` shows and Streamlit has finished running the script."""
-    page.get_by_text(text, exact=False).first.wait_for(timeout=30_000)
+    page.get_by_text(text, exact=False).first.wait_for(timeout=90_000)  # 2 shared cores: a cold page is slow
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",

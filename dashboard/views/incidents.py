@@ -27,7 +27,12 @@ cols = st.columns(1 + len(by_kind))
 cols[0].metric("Incidents", f"{total:,}")
 for col, (k, n) in zip(cols[1:], by_kind.items()):
     col.metric(k.replace("_", " "), f"{int(n):,}")
-st.plotly_chart(charts.incidents_by_kind(everything["daily"]), key="incidents_kind")
+daily = everything["daily"]
+undated = int(daily.loc[daily["day"].isna(), "incidents"].sum())
+if undated:
+    st.caption(f"{undated:,} of them have no time (undated transcripts): they are in the counts and the list, "
+               "not in the chart.")
+st.plotly_chart(charts.incidents_by_kind(daily[daily["day"].notna()]), key="incidents_kind")
 
 kinds = [ALL] + sorted(set(by_kind.index) | ({sidebar.page_param("kind")} - {None}))
 wanted = sidebar.page_param("kind")

@@ -19,12 +19,13 @@ st.caption(f"Search by user, conversation, task, reply text or time of day; the 
            f"(a task id searches all of history; turns without a time always match). Times in {f.tz}.")
 
 with st.form("search"):
-    c = st.columns([1, 1, 1, 1.4, 0.7])
+    c = st.columns(3)  # two rows of inputs, so each stays readable at 800 px
     user = c[0].text_input("User id", value=sidebar.page_param("user", ""))
     conv = c[1].text_input("Conversation id", value=sidebar.page_param("conv", ""))
     task = c[2].text_input("Task id", value=sidebar.page_param("task", ""))
-    text = c[3].text_input("Reply or request text", value=sidebar.page_param("q", ""))
-    tod = c[4].text_input("Time of day", value=sidebar.page_param("at", ""), placeholder="08:30",
+    c = st.columns([2, 1])
+    text = c[0].text_input("Reply or request text", value=sidebar.page_param("q", ""))
+    tod = c[1].text_input("Time of day", value=sidebar.page_param("at", ""), placeholder="08:30",
                           help="Turns that started within 30 minutes of this local time (HH:MM).")
     everywhere = st.checkbox("Search all of history, not just the period", value=bool(sidebar.page_param("all")))
     searched = st.form_submit_button("Search")
@@ -133,7 +134,7 @@ v = verdict.decide(task_row, turns.records(steps), turns.records(finds), turn_ou
                    " ".join(str(x) for x in ((focus or {}).get("content"), task_row.get("goal")) if x))
 
 st.subheader(f"Turn {md(turn)}")
-hdr = st.columns(4)
+hdr = st.columns(2) + st.columns(2)
 hdr[0].markdown(f"**User** {md(task_row.get('user_id'))}  \n**Conversation** {md(task_row.get('conversation_id'))}")
 hdr[1].markdown(f"**Started** {md(ctx.ts(task_row.get('started_at')))}  \n"
                 f"**Finished** {md(ctx.ts(task_row.get('finished_at')))}")

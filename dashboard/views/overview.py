@@ -44,6 +44,20 @@ c[5].metric("Worst tool", analysis.pct(worst[1]) if worst else "—",
             worst[0] if worst else None, delta_color="off", delta_arrow="off",
             help=f"highest share of calls that failed or were not verified (at least {analysis.MIN_CALLS} calls)"
                  + (f"; {worst[0]}: {worst[2]:,} calls in the period" if worst else ""))
+u = d["undated"].iloc[0]
+if int(u["turns"]):
+    st.info(f"{int(u['turns']):,} turns have no time (transcripts that record none, such as tau-bench). They "
+            "belong to no day, so they are counted here in every period and are not in the daily trend; "
+            "Investigate lists them in the order of their source.")
+    cu = st.columns(5)
+    cu[0].metric("Turns without a time", f"{int(u['turns']):,}")
+    cu[1].metric("Said but not done (no time)", f"{int(u['incidents']):,}")
+    cu[2].metric("Verified rate of their writes",
+                 analysis.pct(int(u["verified_writes"]) / int(u["write_steps"])
+                              if int(u["verified_writes"]) + int(u["verified_false"]) else None),
+                 help="n/a when none of their writes was read back (some sources cannot record a read-back)")
+    cu[3].metric("verified=false (no time)", f"{int(u['verified_false']):,}")
+    cu[4].metric("Failed steps (no time)", f"{int(u['failed_steps']):,}")
 if not ctx.has_run:
     context.no_rule_run_note()
 
