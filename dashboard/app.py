@@ -8,6 +8,7 @@ they only render what `queries/` returns.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import streamlit as st
@@ -47,6 +48,9 @@ try:
         page.run()
 except (db.DatabaseMissing, db.DatabaseBusy, db.DatabaseError) as exc:
     context.database_problem(path, exc)
+except Exception as exc:  # noqa: BLE001 - a user never sees a traceback; the server log keeps it
+    logging.getLogger("trace_audit.dashboard").exception("page %s failed", page.title)
+    context.page_failed(page.title, exc)
 finally:
     if wh is not None:
         wh.close()

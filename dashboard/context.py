@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from . import sidebar
+from .safe import md
 from .analysis import fmt_ts
 from .data import Warehouse
 from ..queries import dashboard_queries as dq
@@ -96,3 +97,17 @@ def database_problem(path: str, exc: Exception) -> None:
             st.rerun()
     else:
         st.error(f"Could not read `{path}`: {exc}")
+
+
+def page_failed(title: str, exc: Exception) -> None:
+    """What a user sees instead of a traceback when a page cannot be drawn."""
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None:
+        if "trace_audit" in tb.tb_frame.f_code.co_filename or "/dashboard/" in tb.tb_frame.f_code.co_filename:
+            where = f" ({tb.tb_frame.f_code.co_filename.rsplit('/', 2)[-1]}:{tb.tb_lineno})"
+        tb = tb.tb_next
+    st.error(md(f"The {title} page could not be drawn{where}: {type(exc).__name__}: {exc}. "
+                "Usually a value in the link or in the data is out of range (a date such as 0001-01-01 or "
+                "9999-12-31): narrow the period in the sidebar, or open the page without the link's values. "
+                "The server log has the details."))

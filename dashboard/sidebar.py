@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from ..queries import dashboard_queries as dq
+from .safe import md
 
 ALL = "(all)"
 DEFAULT_DAYS = 7
@@ -27,14 +28,24 @@ def _qp(name: str) -> str | None:
     return v if v not in (None, "") else None
 
 
+# Days the period may span: the instants of their local midnights (and of the period
+# before) must exist in every zone, in Python and in pandas (which ends in 2262).
+FIRST_DAY, LAST_DAY = date(1971, 1, 1), date(2199, 12, 30)
+
+
 def _parse_day(text: str | None) -> date | None:
     if not text:
         return None
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
-        st.sidebar.caption(f"ignored bad date in link: {text!r}")
+        st.sidebar.caption(f"ignored bad date in link: {md(text)}")
         return None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        st.sidebar.caption(f"ignored date out of range in link: {md(text)} (use a day between {FIRST_DAY} "
+                           f"and {LAST_DAY})")
+        return None
+    return day
 
 
 def default_tz() -> str:
@@ -42,9 +53,15 @@ def default_tz() -> str:
 
 
 def local_day(ts, tz: str) -> date | None:
-    if ts is None or pd.isna(ts):
+    """The local day of a stored instant; None when there is none or it is out of range
+    (a stored 9999-12-31 is a bad record, not the end of the period)."""
+    try:
+        if ts is None or pd.isna(ts):
+            return None
+        day = pd.Timestamp(ts).tz_convert(tz).date()
+        return day if isinstance(day, date) and FIRST_DAY <= day <= LAST_DAY else None
+    except (ValueError, OverflowError, TypeError):
         return None
-    return pd.Timestamp(ts).tz_convert(tz).date()
 
 
 def filters(options: pd.DataFrame, runs: pd.DataFrame) -> dq.Filters:
@@ -56,7 +73,7 @@ def filters(options: pd.DataFrame, runs: pd.DataFrame) -> dq.Filters:
     try:
         tz = dq.Filters(since=date.today(), until=date.today(), tz=tz or default_tz()).tz
     except ValueError:
-        sb.caption(f"ignored unknown timezone in link: {tz!r}")
+        sb.caption(f"ignored unknown timezone in link: {md(tz)}")
         tz = default_tz()
     ss["ta_tz"] = tz
 
@@ -89,7 +106,7 @@ def filters(options: pd.DataFrame, runs: pd.DataFrame) -> dq.Filters:
         if f"ta_{key}" not in ss:
             wanted = _qp(url)
             if wanted is not None and wanted not in values:
-                sb.caption(f"{label}: {wanted!r} from the link is not in this database")
+                sb.caption(f"{label}: {md(wanted)} from the link is not in this database")
                 wanted = None
             ss[f"ta_{key}"] = wanted or values[0]
         elif ss[f"ta_{key}"] not in values:
@@ -103,7 +120,7 @@ def filters(options: pd.DataFrame, runs: pd.DataFrame) -> dq.Filters:
         labels = {r.run_id: f"{r.run_id} · {_short_ts(r.started_at, tz)} · {int(r.finding_count or 0)} findings"
                   for r in runs.itertuples(index=False)}
         run_id = choice("run", "run", "Rule run", run_ids, "Findings come from this run; the newest by default.")
-        sb.caption(labels.get(run_id, ""))
+        sb.caption(md(labels.get(run_id, "")))
 
     f = dq.Filters(since=since, until=max(until, since), agent_version=None if version == ALL else version,
                    tool=None if tool == ALL else tool, tz=tz, run_id=run_id)

@@ -7,6 +7,7 @@ import streamlit as st
 __package__ = "trace_audit.dashboard.views"
 
 from .. import analysis, charts, context
+from ..safe import md
 
 ctx = context.get()
 f = ctx.filters
@@ -68,5 +69,5 @@ st.subheader("What changed")
 rises = analysis.significant_rises(d["tools"])
 versions = analysis.new_versions(ctx.options, f.params()["since"], f.params()["until"])
 for line in analysis.what_changed(k, rises, versions, tz=f.tz):
-    st.markdown(f"- {line}")
+    st.markdown(f"- {md(line)}")
 st.caption(f"Rates are flagged with a {analysis.TEST_RULE}.")

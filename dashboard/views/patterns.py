@@ -7,6 +7,7 @@ import streamlit as st
 __package__ = "trace_audit.dashboard.views"
 
 from .. import analysis, charts, context
+from ..safe import md
 
 SYSTEMIC_MIN = 3  # retried-and-still-failed steps in one group before it is called systemic
 
@@ -32,9 +33,9 @@ if fp.empty:
 
 if not systemic.empty:
     top = systemic.iloc[0]
-    st.warning(f"**Systemic write-path signal:** {top['tool']} — “{top['fingerprint']}”: "
+    st.warning(f"**Systemic write-path signal:** {md(top['tool'])} — “{md(top['fingerprint'])}”: "
                f"{int(top['retried_same_error'])} steps failed twice with the same error "
-               f"({int(top['steps'])} in all, {int(top['users'])} users, versions {top['agent_versions']}). "
+               f"({int(top['steps'])} in all, {int(top['users'])} users, versions {md(top['agent_versions'])}). "
                "Retries that fail the same way point at the write path, not at the model's wording.")
 
 st.subheader("By tool and error fingerprint")

@@ -9,6 +9,7 @@ import streamlit as st
 __package__ = "trace_audit.dashboard.views"
 
 from .. import charts, context
+from ..safe import md
 
 ctx = context.get()
 st.title("Rules")
@@ -31,8 +32,8 @@ failed = runs[runs["failed_rules"] > 0]
 if not failed.empty:
     for r in failed.itertuples(index=False):
         errs = json.loads(r.failed_rules_json or "[]")
-        st.error(f"Run {r.run_id}: {len(errs)} rule(s) failed — " +
-                 "; ".join(f"{e.get('id')}: {e.get('error')}" for e in errs))
+        st.error(md(f"Run {r.run_id}: {len(errs)} rule(s) failed — " +
+                    "; ".join(f"{e.get('id')}: {e.get('error')}" for e in errs)))
 st.plotly_chart(charts.runs_history(runs), key="rules_history")
 st.dataframe(runs.drop(columns=["failed_rules_json"]), hide_index=True)
 

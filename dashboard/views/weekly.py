@@ -10,13 +10,16 @@ __package__ = "trace_audit.dashboard.views"
 
 from .. import analysis, charts, context, sidebar
 from .. import report
+from ..safe import md
 
 ctx = context.get()
 f = ctx.filters
 st.title("Weekly review")
 
 span = ctx.options[ctx.options["facet"] == "span"].iloc[0]
-first, last = sidebar.local_day(span["first_ts"], f.tz), sidebar.local_day(span["last_ts"], f.tz)
+# No dated turn (undated transcripts) or none in range: the weeks of the sidebar's period.
+first = sidebar.local_day(span["first_ts"], f.tz) or f.since
+last = sidebar.local_day(span["last_ts"], f.tz) or f.until
 weeks = []
 day = first - timedelta(days=first.weekday())
 while day <= last:
@@ -29,7 +32,7 @@ week = st.selectbox("ISO week", weeks, index=weeks.index(wanted) if wanted in we
 sidebar.set_page_params(week=week)
 
 rep = ctx.wh.call("weekly_report", report.build_weekly, week, f.tz, f.run_id, ctx.wh.lag())
-st.caption(f"{rep.since} – {rep.until} ({f.tz}) against the week before · rule run {rep.run_id or '—'}")
+st.caption(f"{rep.since} – {rep.until} ({f.tz}) against the week before · rule run {md(rep.run_id or '—')}")
 
 k = rep.kpis
 c = st.columns(5)
@@ -43,9 +46,9 @@ for col, (key, label, kind) in zip(c, report.KPI_ROWS):
 
 st.subheader("What changed")
 for line in rep.headline:
-    st.markdown(f"- {line}")
+    st.markdown(f"- {md(line)}")
 for s in rep.jump_sentences():
-    st.error(s, icon=":material/flag:")
+    st.error(md(s), icon=":material/flag:")
 st.caption(f"Flagging rule: {analysis.TEST_RULE}.")
 
 left, right = st.columns(2)
@@ -64,7 +67,7 @@ for title, header, rows, none in report.sections(rep, base_url=None):
     if title.startswith("Top incidents") and len(rep.incidents):
         first_task = rep.incidents["task_id"].dropna()
         if len(first_task):
-            st.page_link("views/investigate.py", label=f"Investigate the newest incident ({first_task.iloc[0]}) →",
+            st.page_link("views/investigate.py", label=f"Investigate the newest incident ({md(first_task.iloc[0])}) →",
                          icon=":material/search:", query_params=ctx.link_params(task=first_task.iloc[0]))
 
 st.subheader("Download")
