@@ -145,7 +145,9 @@ def render_text(e: Explanation) -> str:
         out.append("(no reply linked to this task)")
     for r in e.replies:
         claim = "claims completion" if r.get("is_claim") else "no completion claim"
-        when = _when(r["reply_time"]) if r.get("reply_time") is not None else f"(no time, message #{r.get('reply_index')})"
+        when = _when(r["reply_time"])
+        if r.get("reply_time") is None and r.get("reply_index") is not None:
+            when = f"(no time, message #{r['reply_index']})"
         out.append(f"{when} [{r['link']}, {claim}] {r['reply_text']}")
     out.append("--- Steps ---")
     if not e.steps:
