@@ -3,6 +3,7 @@ the numbers shown against the warehouse itself (not just that the page rendered)
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -69,10 +70,15 @@ def number(text: str) -> int:
     return int(text.replace(",", ""))
 
 
+def shown(markdown: str) -> str:
+    """What a reader sees of Markdown whose stored text was escaped (dashboard/safe.py)."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
+
+
 def texts(at: AppTest) -> str:
     parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "title", "subheader")
              for e in getattr(at, kind)]
-    return "\n".join(str(p) for p in parts)
+    return "\n".join(shown(str(p)) for p in parts)
 
 
 def test_overview_numbers_match_warehouse(monkeypatch, sample_db, latest_run):
@@ -140,7 +146,7 @@ def test_stuck_page_matches_stuck_rule(monkeypatch, sample_db, latest_run):
 
 def test_trends_flag_create_reminder_with_the_test_named(monkeypatch, sample_db):
     at = app(monkeypatch, sample_db, "trends", **W47)
-    flags = [e.value for e in at.error]
+    flags = [shown(e.value) for e in at.error]
     assert any(f.startswith("create_reminder: verified=false rate") for f in flags), flags
     assert any("two-proportion z-test, p < 0.01, at least 30 calls" in c.value for c in at.caption)
 
@@ -153,7 +159,7 @@ def test_investigate_opens_an_incident_with_a_verdict(monkeypatch, sample_db, la
     n_steps = con.execute("SELECT count(*) FROM steps WHERE task_id = ?", [task]).fetchall()[0][0]
     con.close()
     at = app(monkeypatch, sample_db, "investigate", task=task, **W47)
-    errors = " ".join(e.value for e in at.error)
+    errors = " ".join(shown(e.value) for e in at.error)
     assert "Verdict: unverified — the reply claimed success" in errors
     body = texts(at)
     assert "What a correct system should have replied" in body
@@ -170,7 +176,7 @@ def test_investigate_text_search_is_a_bound_value(monkeypatch, sample_db):
 
 def test_weekly_review_names_tool_and_version(monkeypatch, sample_db):
     at = app(monkeypatch, sample_db, "weekly", week="2026-W47", **W47)
-    jumps = " ".join(e.value for e in at.error)
+    jumps = " ".join(shown(e.value) for e in at.error)
     assert "create_reminder" in jumps and "agent version 2.4.0" in jumps
     assert len(at.get("download_button")) == 2
 
