@@ -11,7 +11,6 @@ Requests the fast path does not copy exactly must take the reference walk.
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import math
@@ -21,7 +20,6 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,7 +27,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue, KeyValueList
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
-from test_otlp_support import finished_spans, request_of, sample_turns
+from test_otlp_support import finished_spans, protobuf_of_json, request_of, sample_turns
 from trace_audit.ingest.read.otlp import proto, proto_wire
 from trace_audit.ingest.read.otlp.spans import SpanBatch
 
@@ -203,14 +201,7 @@ def test_sdk_exporter_requests_take_the_fast_path():
 
 
 def _from_otlp_json(path: Path) -> bytes:
-    doc = json.loads(path.read_text())
-    for rs in doc["resourceSpans"]:
-        for ss in rs["scopeSpans"]:
-            for s in ss["spans"]:  # OTLP/JSON ids are hex; protobuf's JSON reader wants base64
-                for k in ("traceId", "spanId", "parentSpanId"):
-                    if s.get(k):
-                        s[k] = base64.b64encode(bytes.fromhex(s[k])).decode()
-    return json_format.ParseDict(doc, ExportTraceServiceRequest()).SerializeToString()
+    return protobuf_of_json(json.loads(path.read_text()))
 
 
 def test_the_specification_example_decodes_as_the_reference():

@@ -7,11 +7,15 @@ span per tool call, and a final `chat`; the reply is on the agent span's
 
 from __future__ import annotations
 
+import base64
+import copy
 import json
 from dataclasses import dataclass, field
 
+from google.protobuf import json_format
 from opentelemetry import trace
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -125,3 +129,15 @@ def finished_spans(turns: list[Turn], **kw):
 def request_of(spans):
     """The ExportTraceServiceRequest the SDK's own encoder makes of these spans."""
     return encode_spans(spans)
+
+
+def protobuf_of_json(doc: dict) -> bytes:
+    """An OTLP/JSON request as the protobuf request an SDK would send (`doc` is left as it was)."""
+    doc = copy.deepcopy(doc)
+    for rs in doc["resourceSpans"]:
+        for ss in rs["scopeSpans"]:
+            for span in ss["spans"]:  # OTLP/JSON ids are hex; protobuf's JSON reader wants base64
+                for k in ("traceId", "spanId", "parentSpanId"):
+                    if span.get(k):
+                        span[k] = base64.b64encode(bytes.fromhex(span[k])).decode()
+    return json_format.ParseDict(doc, ExportTraceServiceRequest()).SerializeToString()

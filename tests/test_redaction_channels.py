@@ -11,6 +11,7 @@ import time
 
 import pytest
 from test_ingest_support import audit, message, step, task
+from test_otlp_support import protobuf_of_json
 
 CLI = [sys.executable, "-c", "import sys; from trace_audit.cli.main import main; sys.exit(main())"]
 
@@ -215,16 +216,14 @@ def _leaks(texts: dict[str, str], needles) -> list[tuple[str, str]]:
 
 
 def _ingest_inputs(tmp_path) -> tuple[list, list[tuple[str, bytes]]]:
-    from test_redaction_warehouse import as_protobuf
-
     seed = tmp_path / "seed004.jsonl"
     seed.write_text(seed004_lines(), "utf-8")
     otlp_json = tmp_path / "otlp.json"
     otlp_json.write_text(json.dumps(otlp_request(1)), "utf-8")
     otlp_pb = tmp_path / "otlp.pb"
-    otlp_pb.write_bytes(as_protobuf(otlp_request(2)))
+    otlp_pb.write_bytes(protobuf_of_json(otlp_request(2)))
     requests = [("application/json", json.dumps(otlp_request(3)).encode()),
-                ("application/x-protobuf", as_protobuf(otlp_request(4)))]
+                ("application/x-protobuf", protobuf_of_json(otlp_request(4)))]
     return [seed, otlp_json, otlp_pb], requests
 
 

@@ -14,6 +14,7 @@ import json
 import pyarrow as pa
 import pytest
 
+from test_otlp_support import protobuf_of_json
 from trace_audit.ingest.load import loader
 from trace_audit.ingest.read.decoder import Decoder
 from trace_audit.ingest.read.framing import frames
@@ -298,24 +299,6 @@ def otlp_export() -> dict:
                                "scopeSpans": [{"scope": {"name": "agent"}, "spans": [agent, tool]}]}]}
 
 
-def as_protobuf(doc: dict) -> bytes:
-    """An OTLP/JSON export as the protobuf request an SDK would send."""
-    import base64
-    import copy
-
-    from google.protobuf import json_format
-    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-
-    doc = copy.deepcopy(doc)
-    for rs in doc["resourceSpans"]:
-        for ss in rs["scopeSpans"]:
-            for span in ss["spans"]:  # OTLP/JSON ids are hex; protobuf's JSON reader wants base64
-                for k in ("traceId", "spanId", "parentSpanId"):
-                    if span.get(k):
-                        span[k] = base64.b64encode(bytes.fromhex(span[k])).decode()
-    return json_format.ParseDict(doc, ExportTraceServiceRequest()).SerializeToString()
-
-
 def test_otlp_spans_and_everything_derived_from_them_are_redacted(tmp_path):
     path = tmp_path / "export.json"
     path.write_text(json.dumps(otlp_export(), ensure_ascii=False), "utf-8")
@@ -345,7 +328,7 @@ def test_redaction_report_on_otlp_protobuf_counts_what_ingest_redacts(tmp_path):
     from trace_audit.ingest.load.loader import ingest
 
     path = tmp_path / "export.pb"
-    path.write_bytes(as_protobuf(otlp_export()))
+    path.write_bytes(protobuf_of_json(otlp_export()))
     report = dry_run([str(path)], RedactionConfig())
     assert "ingest_errors.raw" not in report.by_column
     assert report.by_column["otel_spans.attributes"]["email"] >= 1
