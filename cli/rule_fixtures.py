@@ -7,7 +7,9 @@ A fixture is canonical JSONL (`{"record": "task" | "step" | "message" |
 "audit", ...}`, see `trace-audit schema`), loaded by the real loader into an
 in-memory DuckDB. An optional line `{"expect": {...}}` sets `now` (ISO time,
 default 2026-12-01T00:00:00Z), `findings` (exact count), `kind` (evidence
-kind of every finding) and `config` (a trace-audit.toml table as JSON).
+kind of every finding), `rows` (exactly which rows fire, semgrep-style: a list of
+`[task_id, seq]`, seq null for a finding about the whole turn) and `config` (a
+trace-audit.toml table as JSON).
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def run_fixture(rule_id: str, path: Path, rules_dirs: list[Path] | None = None) 
         result = execute_plan(con, plan, store=False)
         if result.failed:
             return FixtureResult(rule_id, path, must_fire, False, f"rule failed: {result.failed[0][1]}")
-        rows = con.execute("SELECT evidence FROM _ta_stage WHERE rule_id = ?", [rule_id]).fetchall()
+        rows = con.execute("SELECT evidence, task_id, seq FROM _ta_stage WHERE rule_id = ?", [rule_id]).fetchall()
         n = len(rows)
         if not must_fire:
             ok = n == 0
@@ -99,9 +101,28 @@ def run_fixture(rule_id: str, path: Path, rules_dirs: list[Path] | None = None) 
             detail = f"{n} finding(s)" + ("" if ok else f", expected {want if want is not None else '>= 1'}")
             kind = expect.get("kind")
             if ok and kind is not None:
-                kinds = sorted({json.loads(e).get("kind") for (e,) in rows})
+                kinds = sorted({json.loads(e).get("kind") for e, _, _ in rows})
                 ok = kinds == [kind]
                 detail += f", kinds {kinds}" + ("" if ok else f", expected [{kind!r}]")
+            want_rows = expect.get("rows")
+            if ok and want_rows is not None:
+                got = fired_rows(rows)
+                pinned = sorted(((t, s) for t, s in want_rows), key=_row_key)
+                ok = got == pinned
+                detail += "" if ok else f", rows {_shown(got)}, expected {_shown(pinned)}"
         return FixtureResult(rule_id, path, must_fire, ok, detail)
     finally:
         con.close()
+
+
+def fired_rows(rows: list[tuple]) -> list[tuple[str, int | None]]:
+    """(task_id, seq) of each finding, sorted: what a fixture's `rows` pins."""
+    return sorted(((t, s) for _, t, s in rows), key=_row_key)
+
+
+def _row_key(row: tuple[str, int | None]) -> tuple[str, int]:
+    return row[0] or "", -1 if row[1] is None else row[1]
+
+
+def _shown(rows: list[tuple[str, int | None]]) -> str:
+    return "[" + ", ".join(f"{t}#{s}" if s is not None else str(t) for t, s in rows) + "]"
