@@ -16,6 +16,7 @@ import duckdb
 import pandas as pd
 
 from .engine import _bind, model_order, plan_run  # noqa: PLC2701 - the engine's own binding, not a copy
+from .reading.tables import tool_table
 
 STEP_COLUMNS = ["task_id", "seq", "tool", "outcome", "recovered"]
 TURN_COLUMNS = ["task_id", "outcome", "writes", "good", "open_bad", "not_created", "unverified"]
@@ -26,8 +27,16 @@ def _plan(config_path: str | None):
     return plan_run(config_path, ["said_but_not_done"])
 
 
-def _models(plan) -> dict:
-    return {m.table: m for m in model_order(plan.models)}
+def _needed(plan) -> list:
+    """The turn-model files _turn_outcomes reads, directly or not, in build order."""
+    by_table = {m.table: m for m in plan.models}
+    want, todo = set(), ["turn_outcomes"]
+    while todo:
+        t = todo.pop()
+        if t in by_table and t not in want:
+            want.add(t)
+            todo += by_table[t].dependencies
+    return [m for m in model_order(plan.models) if m.table in want]
 
 
 def outcomes(con: duckdb.DuckDBPyConnection, task_ids: list[str], config_path: str | None = None
@@ -39,22 +48,26 @@ def outcomes(con: duckdb.DuckDBPyConnection, task_ids: list[str], config_path: s
     if not ids:
         return pd.DataFrame(columns=TURN_COLUMNS), pd.DataFrame(columns=STEP_COLUMNS)
     plan = _plan(config_path)
-    models = _models(plan)
+    models = _needed(plan)
     cur = con.cursor()
+    made = ["_ta_outcome_ids", "tool_classes"]
     try:
         cur.execute("CREATE OR REPLACE TEMP TABLE _ta_outcome_ids AS SELECT unnest($ids::VARCHAR[]) AS task_id",
                     {"ids": ids})
-        names = models["write_tool_names"]
-        cur.execute(f"CREATE OR REPLACE TEMP TABLE write_tool_names AS {names.sql}", _bind(names, plan))
-        steps = models["write_steps"]
-        cur.execute("CREATE OR REPLACE TEMP TABLE write_steps AS SELECT * FROM (" + steps.sql + ") w "
-                    "WHERE w.task_id IN (SELECT task_id FROM _ta_outcome_ids)", _bind(steps, plan))
-        turns = models["turn_outcomes"]
+        cur.register("_ta_tools", tool_table(cur, plan))  # one row per tool name: cheap, unlike reply readings
+        cur.execute("CREATE OR REPLACE TEMP TABLE tool_classes AS SELECT * FROM _ta_tools")
+        cur.unregister("_ta_tools")
+        for m in models[:-1]:
+            narrow = " WHERE x.task_id IN (SELECT task_id FROM _ta_outcome_ids)" if m.table == "write_steps" else ""
+            cur.execute(f"CREATE OR REPLACE TEMP TABLE {m.table} AS SELECT * FROM ({m.sql}) x{narrow}",
+                        _bind(m, plan))
+            made.append(m.table)
+        turns = models[-1]
         turn_df = cur.execute("SELECT " + ", ".join(TURN_COLUMNS) + " FROM (" + turns.sql + ") o "
                               "WHERE o.task_id IN (SELECT task_id FROM _ta_outcome_ids)", _bind(turns, plan)).df()
         step_df = cur.execute("SELECT " + ", ".join(STEP_COLUMNS) + " FROM write_steps ORDER BY task_id, seq").df()
     finally:
-        for t in ("_ta_outcome_ids", "write_tool_names", "write_steps"):
+        for t in made:
             cur.execute(f"DROP TABLE IF EXISTS temp.{t}")
         cur.close()
     return turn_df, step_df
