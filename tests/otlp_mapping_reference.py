@@ -45,7 +45,10 @@ import re
 from typing import Any, Iterable
 
 from trace_audit.ingest.read.base import RawJson
-from trace_audit.ingest.read.otlp.attributes import CONVERSATION_KEYS, LLM_OPERATIONS, TASK_ID_KEY, USER_KEYS
+from trace_audit.ingest.read.otlp.attributes import (AGENT_SPAN_NAMES, CONVERSATION_KEYS, LANGFUSE_LEVEL,
+                                                    LANGFUSE_STATUS_MESSAGE, LANGFUSE_TYPE, LLM_OPERATIONS,
+                                                    MCP_METHOD, MCP_TOOL_CALL, MODEL, TASK_ID_KEY, TOOL_ARGS,
+                                                    TOOL_RESULT, TOOL_SPAN_NAMES, USER_KEYS)
 from trace_audit.ingest.read.otlp.messages import (assistant_text, indexed_messages, last_message_text, parse_json,
                                                  user_text)
 
@@ -103,10 +106,19 @@ def role_of(a: dict[str, Any], name: str) -> str | None:
             return "tool"
         if tl == "workflow":
             return "chain"
+    lf = a.get(LANGFUSE_TYPE)
+    if isinstance(lf, str):
+        found = {"agent": "agent", "tool": "tool", "generation": "llm", "chain": "chain"}.get(lf.lower())
+        if found:
+            return found
     if op is None:
         if name.startswith("invoke_agent"):
             return "agent"
         if name.startswith("execute_tool"):
+            return "tool"
+        if name in AGENT_SPAN_NAMES:
+            return "agent"
+        if name in TOOL_SPAN_NAMES or a.get(MCP_METHOD) == MCP_TOOL_CALL:
             return "tool"
         if "llm.request.type" in a or "gen_ai.request.model" in a:
             return "llm"
@@ -362,7 +374,8 @@ def _start_order(m: Span) -> tuple[int, str]:
 
 def _turn_rows(task_id, key, head, by_start, started, tasks, steps, messages, extra) -> None:
     """`by_start`: the turn's spans in `_start_order`; `started`: the turn's start (`rows`)."""
-    step_spans = [m for m in by_start if m.role in ("tool", "llm") and m is not head]
+    # A tool span that heads its own turn (a lone MCP call, a root tool span) is its step too.
+    step_spans = [m for m in by_start if m.role == "tool" or (m.role == "llm" and m is not head)]
     ha = head.attrs if head is not None else {}
     resource = (head or by_start[0]).resource
     others = [m.attrs for m in by_start if m is not head]
@@ -375,7 +388,7 @@ def _turn_rows(task_id, key, head, by_start, started, tasks, steps, messages, ex
     steps.extend(step_rows)
 
     llm_steps = [r for r in step_rows if r["kind"] == "llm"]
-    model = _first(("gen_ai.response.model", "gen_ai.request.model", "llm.model_name"), ha) \
+    model = _first(MODEL, ha) \
         or next((r["model"] for r in llm_steps if r["model"]), None)
 
     goal = user_text(head) if head is not None else None
@@ -455,26 +468,30 @@ def _step_row(task_id: str, seq: int, s: Span) -> dict[str, Any]:
     a = s.attrs
     if s.role == "tool":
         tool = _first(("gen_ai.tool.name", "tool.name", "traceloop.entity.name"), a) \
-            or s.name.removeprefix("execute_tool").strip() or None
+            or (s.name.removeprefix("execute_tool") if s.name.startswith("execute_tool")
+                else s.name.removeprefix(MCP_TOOL_CALL)).strip() or None
         kind = "verify" if tool == "verify_result" else "tool"
-        args_raw = _first(("gen_ai.tool.call.arguments", "input.value", "traceloop.entity.input"), a)
-        result_raw = _first(("gen_ai.tool.call.result", "output.value", "traceloop.entity.output"), a)
+        args_raw = _first(TOOL_ARGS, a)
+        result_raw = _first(TOOL_RESULT, a)
         model = None
     else:
         tool = None
         kind = "llm"
         args_raw = result_raw = None
-        model = _first(("gen_ai.response.model", "gen_ai.request.model", "llm.model_name"), a)
+        model = _first(MODEL, a)
     result = parse_json(result_raw)
     error_type = a.get("error.type")
     said = payload_failure(result) if s.role == "tool" else None
-    failed = s.status == "error" or bool(error_type) or said is not None
+    level = a.get(LANGFUSE_LEVEL)
+    failed = s.status == "error" or bool(error_type) or said is not None \
+        or (isinstance(level, str) and level.upper() == "ERROR")
     # trace_audit.error is the error as the agent recorded it: kept even on a step that returned
     # success (a read-back that failed verification), and preferred on a failed one.
     recorded = a.get("trace_audit.error")
     error = _str(recorded) if recorded not in (None, "") else None
     if failed and error is None:
-        error = s.status_message or said or _exception_message(s) or (str(error_type) if error_type else None)
+        error = s.status_message or _str(a.get(LANGFUSE_STATUS_MESSAGE)) or said or _exception_message(s) \
+            or (str(error_type) if error_type else None)
     verified = as_bool(a.get("trace_audit.verified"))
     if verified is None and isinstance(result, dict):
         verified = as_bool(result.get("verified")) if isinstance(result.get("verified"), bool) else None

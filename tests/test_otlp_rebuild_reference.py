@@ -33,7 +33,7 @@ def _value(v):
 
 
 def _span(rng: random.Random, trace: str, sid: str, parent: str | None, start: int) -> dict:
-    dialect = rng.choice(["genai", "genai", "oi", "tl", "plain"])
+    dialect = rng.choice(["genai", "genai", "oi", "tl", "plain", "pydantic", "mcp", "langfuse"])
     what = rng.choice(["agent", "tool", "tool", "llm", "other"])
     a: dict = {}
     name = what
@@ -56,6 +56,36 @@ def _span(rng: random.Random, trace: str, sid: str, parent: str | None, start: i
         if what in ("agent", "llm"):
             a["input.value"] = rng.choice(["book a table", '{"input": "hi"}'])
             a["output.value"] = rng.choice(["Booked.", '{"output": "done"}', ""])
+    elif dialect == "pydantic":  # Pydantic AI before the GenAI operation names
+        name = {"agent": "agent run", "tool": rng.choice(["running tool", "running output function"]),
+                "llm": "chat gpt-4o", "other": "other"}[what]
+        if what == "tool":
+            a["gen_ai.tool.name"] = "save_note"
+            a["tool_arguments"] = '{"text": "hi"}'
+        if what == "llm":
+            a["gen_ai.request.model"] = "gpt-4o"
+        if what == "agent":
+            a["final_result"] = rng.choice(["Saved.", ""])
+            a["pydantic_ai.all_messages"] = json.dumps([
+                {"role": "user", "parts": [{"type": "text", "content": "save it"}]},
+                {"role": "assistant", "parts": [{"type": "text", "content": "Saved it."}]}])
+    elif dialect == "mcp":
+        if what == "tool":
+            a["mcp.method.name"] = "tools/call"
+            name = rng.choice(["tools/call get_weather", "tools/call"])
+            if rng.random() < 0.5:
+                a["gen_ai.tool.name"] = "get_weather"
+        elif what == "other":
+            a["mcp.method.name"] = "tools/list"
+    elif dialect == "langfuse":
+        a["langfuse.observation.type"] = {"agent": "agent", "tool": "tool", "llm": "generation", "other": "span"}[what]
+        if what == "tool":
+            a["langfuse.observation.input"] = '{"id": 3}'
+            a["langfuse.observation.level"] = rng.choice(["ERROR", "DEFAULT", "error", 1])
+            a["langfuse.observation.status_message"] = rng.choice(["write failed", "", 7])
+        if what in ("agent", "llm"):
+            a["langfuse.observation.output"] = rng.choice(["Done.", '{"output": "done"}'])
+            a["langfuse.trace.input"] = "do it"
     elif dialect == "tl":
         a["traceloop.span.kind"] = {"agent": "agent", "tool": "tool", "llm": "task", "other": "workflow"}[what]
         if what == "tool":

@@ -14,8 +14,10 @@ value, Python truthiness, `str()` of a value, `as_bool` / `as_int`.
 
 from __future__ import annotations
 
-from ..read.otlp.attributes import (CONVERSATION_KEYS, INDEXED_PREFIXES, INPUT_TOKENS, MODEL, OUTPUT_TOKENS, PROVIDER,
-                                   STEP_PROVIDER, TASK_ID_KEY, TEXT_KEYS, TOOL_ARGS, TOOL_NAME, TOOL_RESULT, USER_KEYS)
+from ..read.otlp.attributes import (AGENT_SPAN_NAMES, CONVERSATION_KEYS, INDEXED_PREFIXES, INPUT_TOKENS, LANGFUSE_LEVEL,
+                                   LANGFUSE_STATUS_MESSAGE, LANGFUSE_TYPE, MCP_METHOD, MCP_TOOL_CALL, MODEL,
+                                   OUTPUT_TOKENS, PROVIDER, STEP_PROVIDER, TASK_ID_KEY, TEXT_KEYS, TOOL_ARGS,
+                                   TOOL_NAME, TOOL_RESULT, TOOL_SPAN_NAMES, USER_KEYS)
 from ..read.vocabulary import TASK_STATUSES, VERIFY_TOOL
 
 
@@ -26,6 +28,7 @@ ATTRS = tuple(dict.fromkeys((
     "error.type", "trace_audit.verified", "trace_audit.attempts", "trace_audit.detail", "trace_audit.reason",
     "trace_audit.status", "trace_audit.replanned", "trace_audit.prompt_version", "gen_ai.tool.call.id",
     "gen_ai.agent.name", "gen_ai.agent.id", "gen_ai.agent.version", "trace_audit.error", TASK_ID_KEY,
+    LANGFUSE_TYPE, LANGFUSE_LEVEL, LANGFUSE_STATUS_MESSAGE, MCP_METHOD,
 )))
 RESOURCE_ATTRS = tuple(dict.fromkeys((*CONVERSATION_KEYS, *USER_KEYS, "service.name", "service.version")))
 RESULT_KEYS = ("isError", "is_error", "ok", "success", "error", "exit_code", "exitCode", "exitcode",
@@ -125,6 +128,8 @@ _op = col("gen_ai.operation.name")
 _oi = col("openinference.span.kind")
 _tl = col("traceloop.span.kind")
 _claim = col(TASK_ID_KEY)
+_lf = col(LANGFUSE_TYPE)
+_names = lambda names: ", ".join("'" + n + "'" for n in names)  # noqa: E731
 
 SPANS = f"""
 CREATE OR REPLACE TEMP TABLE otlp_sp AS
@@ -156,8 +161,15 @@ SELECT *,
     WHEN {is_str(_tl)} AND lower({sval(_tl)}) = 'agent' THEN 'agent'
     WHEN {is_str(_tl)} AND lower({sval(_tl)}) = 'tool' THEN 'tool'
     WHEN {is_str(_tl)} AND lower({sval(_tl)}) = 'workflow' THEN 'chain'
+    WHEN {is_str(_lf)} AND lower({sval(_lf)}) = 'agent' THEN 'agent'
+    WHEN {is_str(_lf)} AND lower({sval(_lf)}) = 'tool' THEN 'tool'
+    WHEN {is_str(_lf)} AND lower({sval(_lf)}) = 'generation' THEN 'llm'
+    WHEN {is_str(_lf)} AND lower({sval(_lf)}) = 'chain' THEN 'chain'
     WHEN {_op} IS NULL AND starts_with(name, 'invoke_agent') THEN 'agent'
     WHEN {_op} IS NULL AND starts_with(name, 'execute_tool') THEN 'tool'
+    WHEN {_op} IS NULL AND name IN ({_names(AGENT_SPAN_NAMES)}) THEN 'agent'
+    WHEN {_op} IS NULL AND name IN ({_names(TOOL_SPAN_NAMES)}) THEN 'tool'
+    WHEN {_op} IS NULL AND {col(MCP_METHOD)} = '"{MCP_TOOL_CALL}"' THEN 'tool'
     WHEN {_op} IS NULL AND has_llm_key THEN 'llm'
   END AS role,
   {first([col(k) for k in CONVERSATION_KEYS])} AS conv_v,
@@ -243,7 +255,7 @@ SELECT *,
 FROM (
   SELECT s.n, s.trace_id, s.span_id, s.role, s.started_at, s.ended_at, s.conv_v, s.user_v, s.prov_v, s.claim_v,
     t.task_id, t.turn_key, t.has_head, (t.has_head AND f.is_head) AS is_task_head,
-    s.role IN ('tool', 'llm') AND NOT (t.has_head AND f.is_head) AS is_step
+    s.role = 'tool' OR (s.role = 'llm' AND NOT (t.has_head AND f.is_head)) AS is_step
   FROM k JOIN t USING (turn) JOIN otlp_sp s USING (n) JOIN otlp_flag f USING (n)
 )
 WINDOW w AS (PARTITION BY task_id ORDER BY started_at NULLS LAST, span_id)
@@ -253,6 +265,7 @@ _result = first([col(k) for k in TOOL_RESULT])
 _args = first([col(k) for k in TOOL_ARGS])
 _tool = first([col(k) for k in TOOL_NAME])
 _err = col("error.type")
+_lf_level = col(LANGFUSE_LEVEL)
 
 
 def _p(key: str) -> str:
@@ -309,7 +322,9 @@ WITH b0 AS (
     {first([col(k) for k in INPUT_TOKENS])} AS in_tok_raw,
     {first([col(k) for k in OUTPUT_TOKENS])} AS out_tok_raw,
     {first([col(k) for k in STEP_PROVIDER])} AS prov_raw,
-    trim(CASE WHEN starts_with(name, 'execute_tool') THEN substr(name, 13) ELSE name END, {_WS}) AS name_tool
+    trim(CASE WHEN starts_with(name, 'execute_tool') THEN substr(name, 13)
+              WHEN starts_with(name, '{MCP_TOOL_CALL}') THEN substr(name, {len(MCP_TOOL_CALL) + 1}) ELSE name END,
+         {_WS}) AS name_tool
   FROM otlp_m m JOIN otlp_sp s USING (n)
   WHERE m.is_step
 ), base AS (
@@ -332,7 +347,8 @@ WITH b0 AS (
 ), said AS (
   SELECT *, CASE WHEN role = 'tool' THEN {_said} END AS said FROM p
 ), f AS (
-  SELECT *, (status_code = 'error' OR {truthy(_err)} OR said IS NOT NULL) AS failed FROM said
+  SELECT *, (status_code = 'error' OR {truthy(_err)} OR said IS NOT NULL
+             OR ({is_str(_lf_level)} AND upper({sval(_lf_level)}) = 'ERROR')) AS failed FROM said
 )
 SELECT task_id, seq::INTEGER AS seq,
   coalesce(nullif({pystr(col('gen_ai.tool.call.id'))}, ''), span_id) AS step_id,
@@ -346,7 +362,8 @@ SELECT task_id, seq::INTEGER AS seq,
   CAST(coalesce({as_int(col('trace_audit.attempts'))},
                 CASE WHEN r_type = 'OBJECT' THEN {as_int(_p('attempts'))} END) AS INTEGER) AS attempts,
   coalesce(CASE WHEN {present(col('trace_audit.error'))} THEN {pystr(col('trace_audit.error'))} END,
-           CASE WHEN failed THEN coalesce(nullif(status_message, ''), nullif(said, ''), {_exception},
+           CASE WHEN failed THEN coalesce(nullif(status_message, ''),
+                                          nullif({pystr(col(LANGFUSE_STATUS_MESSAGE))}, ''), nullif(said, ''), {_exception},
                                           CASE WHEN {truthy(_err)} THEN {pystr(_err)} END) END) AS error,
   CASE WHEN {col('trace_audit.detail')} IS NOT NULL THEN {pystr(col('trace_audit.detail'))}
        WHEN r_type = 'OBJECT' AND {is_str(_p('detail'))} THEN {sval(_p('detail'))} END AS detail,

@@ -44,8 +44,9 @@ def _text_of_message(m: Any) -> str | None:
     return None
 
 
-def last_message_text(value: Any, roles: tuple[str, ...]) -> str | None:
-    """The last message of one of `roles` with text, from a GenAI messages attribute."""
+def last_message_text(value: Any, roles: tuple[str, ...], last_only: bool = False) -> str | None:
+    """The last message of one of `roles` with text, from a GenAI messages attribute. `last_only`:
+    only if it is the history's last message with a role (a run's reply, not an earlier turn's)."""
     msgs = parse_json(value)
     if isinstance(msgs, dict):
         msgs = msgs.get("messages", [msgs])
@@ -55,10 +56,12 @@ def last_message_text(value: Any, roles: tuple[str, ...]) -> str | None:
         return None
     for m in reversed(msgs):
         if isinstance(m, dict) and m.get("role") is not None and m.get("role") not in roles:
+            if last_only:
+                return None
             continue
         text = _text_of_message(m)
-        if text:
-            return text
+        if text or last_only:
+            return text or None
     return None
 
 
@@ -94,26 +97,47 @@ def _plain_value(value: Any) -> str | None:
 
 
 def user_text(s: Any) -> str | None:
+    """The user's request a span records; none for a tool span (its input is the tool's arguments)."""
+    if s.role == "tool":
+        return None
     a = s.attrs
-    text = last_message_text(a.get("gen_ai.input.messages"), ("user", "human"))
-    if text:
-        return text
+    for key in ("gen_ai.input.messages", "pydantic_ai.all_messages", "all_messages_events"):
+        text = last_message_text(a.get(key), ("user", "human"))
+        if text:
+            return text
     for prefix in ("llm.input_messages.", "gen_ai.prompt."):
         msgs = [m for m in indexed_messages(a, prefix) if m.get("role") in ("user", "human")]
         if msgs and isinstance(msgs[-1].get("content"), str):
             return msgs[-1]["content"]
     if s.role != "llm":
-        return _plain_value(a.get("input.value")) or _plain_value(a.get("traceloop.entity.input"))
+        for key in ("input.value", "traceloop.entity.input", "langfuse.trace.input", "langfuse.observation.input"):
+            text = _plain_value(a.get(key))
+            if text:
+                return text
     return None
 
 
 def assistant_text(s: Any) -> str | None:
+    """The reply a span records; none for a tool span (its output is the tool's result)."""
+    if s.role == "tool":
+        return None
     a = s.attrs
     text = last_message_text(a.get("gen_ai.output.messages"), ("assistant", "model", "ai"))
     if text:
         return text
+    text = _plain_value(a.get("final_result"))  # Pydantic AI: the run's output
+    if text:
+        return text
+    for key in ("pydantic_ai.all_messages", "all_messages_events"):
+        text = last_message_text(a.get(key), ("assistant", "model", "ai"), last_only=True)
+        if text:
+            return text
     for prefix in ("llm.output_messages.", "gen_ai.completion."):
         msgs = [m for m in indexed_messages(a, prefix) if isinstance(m.get("content"), str) and m["content"]]
         if msgs:
             return msgs[-1]["content"]
-    return _plain_value(a.get("output.value")) or _plain_value(a.get("traceloop.entity.output"))
+    for key in ("output.value", "traceloop.entity.output", "langfuse.trace.output", "langfuse.observation.output"):
+        text = _plain_value(a.get(key))
+        if text:
+            return text
+    return None
