@@ -67,7 +67,7 @@ def run(args) -> int:
     if args.no_serve:
         from . import cmd_stats
 
-        args.json, args.errors = False, False
+        args.json, args.errors, args.spool = False, False, None
         args.db = db_path
         return cmd_stats.run(args)
     try:
@@ -75,6 +75,6 @@ def run(args) -> int:
     except ModuleNotFoundError:
         from . import cmd_stats
 
-        args.json, args.errors, args.db = False, False, db_path
+        args.json, args.errors, args.spool, args.db = False, False, None, db_path
         return cmd_stats.run(args)
     return serve(db_path, port=args.port, tz=SAMPLE_TZ)

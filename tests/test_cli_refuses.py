@@ -138,3 +138,10 @@ def test_version_is_the_installed_distributions(capsys):
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.strip() == f"trace-audit {version('trace-audit')}"
+
+
+def test_demo_without_serving_prints_the_counts(tmp_path, capsys):
+    assert main(["demo", "--db", str(tmp_path / "demo.duckdb"), "--no-serve"]) == 0
+    out = capsys.readouterr().out
+    assert "findings" in out and "otel_spans" in out
+    assert int(next(line.split()[1] for line in out.splitlines() if line.startswith("tasks")).replace(",", "")) > 1000
