@@ -46,6 +46,12 @@ def scalar(path: str, sql: str, params=()) -> int:
         con.close()
 
 
+def param(at: AppTest, name: str) -> str:
+    """A query parameter the page set (AppTest before Streamlit 1.5x holds each as a list of one)."""
+    v = at.query_params[name]
+    return v[-1] if isinstance(v, list) else v
+
+
 def app(monkeypatch, db: str, page: str | None = None, **params) -> AppTest:
     monkeypatch.setenv("TRACE_AUDIT_DB", db)
     monkeypatch.setenv("TRACE_AUDIT_TZ", TZ)
@@ -97,7 +103,7 @@ def test_overview_numbers_match_warehouse(monkeypatch, sample_db, latest_run):
     # "what changed" names the tool whose verified=false rate jumped in the incident week
     assert "create_reminder: verified=false rate" in texts(at)
     # the filters are in the URL, so the view can be shared
-    assert at.query_params["from"] == "2026-11-16" and at.query_params["to"] == "2026-11-22"
+    assert param(at, "from") == "2026-11-16" and param(at, "to") == "2026-11-22"
 
 
 def test_incident_count_equals_findings(monkeypatch, sample_db, latest_run):
@@ -118,7 +124,7 @@ def test_agent_version_filter_narrows_incidents(monkeypatch, sample_db, latest_r
                       "AND f.event_time >= ?::TIMESTAMPTZ AND f.event_time < ?::TIMESTAMPTZ", (latest_run, SINCE, UNTIL))
     assert expected > 0
     assert number(metric(at, "Incidents")) == expected
-    assert at.query_params["version"] == "2.4.0"
+    assert param(at, "version") == "2.4.0"
 
 
 def test_patterns_page_groups_and_flags(monkeypatch, sample_db):
@@ -154,7 +160,7 @@ def test_trends_flag_create_reminder_with_the_test_named(monkeypatch, sample_db)
 def test_investigate_opens_an_incident_with_a_verdict(monkeypatch, sample_db, latest_run):
     con = duckdb.connect(sample_db, read_only=True)
     task, = con.execute("SELECT task_id FROM findings WHERE run_id = ? AND rule_id = 'said_but_not_done' "
-                        "AND evidence->>'kind' = 'unverified' AND task_id IS NOT NULL ORDER BY task_id LIMIT 1",
+                        "AND (evidence->>'kind') = 'unverified' AND task_id IS NOT NULL ORDER BY task_id LIMIT 1",
                         [latest_run]).fetchall()[0]
     n_steps = con.execute("SELECT count(*) FROM steps WHERE task_id = ?", [task]).fetchall()[0][0]
     con.close()
