@@ -78,14 +78,16 @@ def file_target():
 
 
 def receiver_target():
-    from trace_audit.ingest.receive.validate import Refused, check_json, check_protobuf
+    from trace_audit.ingest.receive.requests import JSON, PROTOBUF, SIGNALS, check
+    from trace_audit.ingest.receive.validate import Refused
 
     def one(data: bytes) -> None:
-        for check in (check_protobuf, check_json):
-            try:
-                check(data)
-            except Refused as r:
-                assert r.code == 400, r.code
+        for signal in SIGNALS.values():
+            for encoding in (PROTOBUF, JSON):
+                try:
+                    check(signal, encoding, data)
+                except Refused as r:
+                    assert r.code == 400, r.code
 
     return one
 

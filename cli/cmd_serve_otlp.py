@@ -98,7 +98,8 @@ def run(args) -> int:
     receiver.stop()
     s = receiver.stats
     print(f"stopped: {s.requests} requests, {s.spans_accepted} spans accepted, {s.spans_rejected} rejected, "
-          f"{s.spans_loaded} loaded", file=sys.stderr)
+          f"{s.spans_loaded} loaded; {s.logs_accepted} log records accepted, {s.logs_rejected} rejected, "
+          f"{s.logs_loaded} loaded", file=sys.stderr)
     return 0
 
 

@@ -149,8 +149,12 @@ def test_the_canonical_spec_example_parses(tmp_path):
     assert q(str(tmp_path / "w.duckdb"), "SELECT count(*) FROM tasks") == [(0,)]
 
 
-def test_other_otlp_signals_are_quarantined_not_lost(tmp_path):
+def test_logs_are_stored_and_metrics_quarantined_not_lost(tmp_path):
     files = load(str(tmp_path / "w.duckdb"), REAL / "logs.json")
+    assert (files[0].errors, files[0].counts.get("otel_logs")) == (0, 1)
+    metrics = tmp_path / "metrics.json"
+    metrics.write_text('{"resourceMetrics": [{"scopeMetrics": [{"metrics": [{"name": "gen_ai.client.token.usage"}]}]}]}')
+    files = load(str(tmp_path / "w.duckdb"), metrics)
     assert files[0].errors == 1
 
 

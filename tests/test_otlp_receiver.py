@@ -148,7 +148,7 @@ def test_error_codes(receiver, ctype, body, headers, code):
 
 
 def test_other_paths_and_methods(receiver):
-    assert post(f"{receiver.url}/v1/logs", b"{}", "application/json")[0] == 404
+    assert post(f"{receiver.url}/v1/metrics", b"{}", "application/json")[0] == 404
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(f"{receiver.url}/v1/traces", timeout=5)
     assert err.value.code == 405

@@ -31,7 +31,8 @@ from test_otlp_support import finished_spans, request_of, sample_turns
 from trace_audit.ingest.read import framing
 from trace_audit.ingest.load.loader import ingest
 from trace_audit.ingest.receive.receiver import Receiver, ReceiverConfig
-from trace_audit.ingest.receive.validate import Refused, check_json, check_protobuf
+from trace_audit.ingest.receive.requests import SIGNALS, check
+from trace_audit.ingest.receive.validate import Refused
 
 REPO = Path(__file__).resolve().parent.parent
 DEEP = 10_000
@@ -171,13 +172,15 @@ def test_the_receiver_decoder_never_crashes(data, seed, flips):
     for ctype, body in (("application/x-protobuf", data), ("application/x-protobuf", pb),
                         ("application/json", data), ("application/json", pb),
                         ("application/json", _mutated(json.dumps(BASES["otlp"]).encode(), random.Random(seed), flips))):
-        try:
-            checked = (check_protobuf if ctype == "application/x-protobuf" else check_json)(body)
-        except Refused as r:
-            assert r.code == 400 and r.message
-        else:
-            assert checked.kind in ("pb", "jsonl") and checked.accepted >= 0 and checked.rejected >= 0
-            assert bool(checked.records) == bool(checked.accepted)
+        for signal in SIGNALS.values():  # traces and logs, through the check both transports call
+            try:
+                checked = check(signal, ctype, body)
+            except Refused as r:
+                assert r.code == 400 and r.message
+            else:
+                assert checked.kind in ("pb", "jsonl", "logs.pb", "logs.jsonl")
+                assert checked.accepted >= 0 and checked.rejected >= 0
+                assert bool(checked.records) == bool(checked.accepted)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -27,7 +27,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import pyarrow as pa
 
 from . import otlp_rebuild_sql as q
-from ..read.otlp.messages import assistant_text, user_text
+from ..read.otlp.messages import assistant_text, event_reply_text, event_user_text, user_text
 from ...queries.warehouse.tables import KEYS
 
 _TEXT_SCHEMA = pa.schema([("task_id", pa.string()), ("goal", pa.string()), ("final_answer", pa.string())])
@@ -35,10 +35,22 @@ _TEXT_SCHEMA = pa.schema([("task_id", pa.string()), ("goal", pa.string()), ("fin
 
 class OtlpTraceRebuild:
     name = "otlp"
-    raw_tables = {"otel_spans": KEYS["otel_spans"]}
+    raw_tables = {"otel_spans": KEYS["otel_spans"], "otel_logs": KEYS["otel_logs"]}
 
     def after_file(self, con, loaded: dict[str, pa.Table]) -> dict[str, int]:
-        return rebuild_traces(con, loaded["otel_spans"].select(["trace_id"]))
+        traces = [loaded["otel_spans"].select(["trace_id"])] if "otel_spans" in loaded else []
+        if "otel_logs" in loaded:
+            # GenAI events carry the turn's texts: the traces they name are rebuilt too.
+            con.register("otlp_logs_in", loaded["otel_logs"])
+            try:
+                traces.append(con.sql("SELECT DISTINCT l.trace_id FROM otel_logs l JOIN otlp_logs_in USING (log_id) "
+                                      "WHERE l.trace_id IS NOT NULL").to_arrow_table())
+            finally:
+                con.unregister("otlp_logs_in")
+        traces = [t for t in traces if t.num_rows]
+        if not traces:
+            return {}
+        return rebuild_traces(con, pa.concat_tables(traces, promote_options="permissive"))
 
 
 def rebuild_traces(con, trace_ids: pa.Table) -> dict[str, int]:
@@ -130,6 +142,27 @@ def _head_texts(heads: pa.Table) -> tuple[dict[str, str | None], dict[str, str |
     return goal, answer
 
 
+def _event_texts(con, need: list[str], goal: dict[str, str | None], answer: dict[str, str | None]) -> None:
+    """Texts the spans lack, from the GenAI log events joined to the turn's spans (in place).
+
+    The request: the first span (by start) whose events hold a user message, its last one; the
+    reply: the last span to end whose events hold a reply, its last one (as for LLM spans)."""
+    if not need or not con.execute(q.ANY_TOUCHED_LOGS).fetchall()[0][0]:
+        return
+    con.execute("DELETE FROM otlp_need_text WHERE task_id NOT IN (SELECT unnest(?::VARCHAR[]))", [need])
+    events: dict[str, dict[tuple, list]] = {}  # task -> (start, end, span id) -> events in time order
+    for task_id, span_id, start, end, name, body, attrs in con.execute(q.LOG_TEXTS).fetchall():
+        events.setdefault(task_id, {}).setdefault((start or 0, end or 0, span_id), []).append(
+            (name, json.loads(body) if body is not None else None, json.loads(attrs) if attrs else {}))
+    for task_id, by_span in events.items():
+        if not goal.get(task_id):
+            first = sorted(by_span, key=lambda k: (k[0], k[2]))
+            goal[task_id] = next((t for t in (event_user_text(by_span[k]) for k in first) if t), None)
+        if not answer.get(task_id):
+            last = sorted(by_span, key=lambda k: (k[1], k[2]), reverse=True)
+            answer[task_id] = next((t for t in (event_reply_text(by_span[k]) for k in last) if t), None)
+
+
 def _texts(con, goal: dict[str, str | None], answer: dict[str, str | None]) -> pa.Table:
     """goal and final_answer per task (mapping rules), as an Arrow table; `goal` and `answer`
     hold what the head spans said (`_head_texts`)."""
@@ -152,6 +185,7 @@ def _texts(con, goal: dict[str, str | None], answer: dict[str, str | None]) -> p
             if not answer.get(task_id):
                 by_end = sorted(spans, key=lambda s: (s[1], s[2]), reverse=True)
                 answer[task_id] = next((t for t in (assistant_text(s[3]) for s in by_end) if t), None)
+        _event_texts(con, [t for t in need if not goal.get(t) or not answer.get(t)], goal, answer)
     return pa.table({
         "task_id": pa.array(task_ids, pa.string()),
         "goal": pa.array([goal.get(t) for t in task_ids], pa.string()),

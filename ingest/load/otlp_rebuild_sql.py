@@ -595,6 +595,17 @@ FROM otlp_step s JOIN otlp_sp m ON m.trace_id = s.trace_id AND m.span_id = s.spa
 WHERE s.kind = 'llm' AND s.task_id IN (SELECT task_id FROM otlp_need_text)
 """
 
+# GenAI log events on the spans of the turns still without texts (otlp_need_text), in time order.
+ANY_TOUCHED_LOGS = "SELECT EXISTS (SELECT 1 FROM otel_logs WHERE trace_id IN (SELECT trace_id FROM otlp_touched))"
+LOG_TEXTS = """
+SELECT m.task_id, m.span_id, epoch_us(m.started_at), epoch_us(m.ended_at), l.event_name, l.body, l.attributes
+FROM otel_logs l JOIN otlp_m m ON m.trace_id = l.trace_id AND m.span_id = l.span_id
+WHERE l.trace_id IN (SELECT trace_id FROM otlp_touched)
+  AND starts_with(l.event_name, 'gen_ai.')
+  AND m.task_id IN (SELECT task_id FROM otlp_need_text)
+ORDER BY m.task_id, m.span_id, l.logged_at NULLS FIRST, l.observed_at NULLS FIRST, l.source_line, l.log_id
+"""
+
 DROP = ["DROP TABLE IF EXISTS " + t for t in
         ("otlp_sp", "otlp_e", "otlp_chain", "otlp_flag", "otlp_m", "otlp_step", "otlp_task", "otlp_old", "otlp_ids", "otlp_named",
          "otlp_need_text")]

@@ -12,7 +12,7 @@ warehouse rows to the loader, which runs it inside the file's transaction
 
 from __future__ import annotations
 
-from .otlp import proto as otlp_proto
+from .otlp import logs_proto as otlp_logs_proto, proto as otlp_proto
 from .base import Reader
 from .formats.ag2 import Ag2Reader
 from .formats.canonical import CanonicalReader
@@ -43,4 +43,4 @@ READERS: list[Reader] = [
     Seed004Reader(),
 ]
 
-BINARY_SNIFFERS = [parquet.sniff, inspect_ai.sniff, otlp_proto.sniff]
+BINARY_SNIFFERS = [parquet.sniff, inspect_ai.sniff, otlp_logs_proto.sniff, otlp_proto.sniff]

@@ -28,12 +28,13 @@ from google.protobuf.duration_pb2 import Duration
 from google.rpc.error_details_pb2 import RetryInfo
 from google.rpc.status_pb2 import Status
 
-from .requests import LOGS, PROTOBUF, TRACES, Rejected, Signal, answer
+from .requests import LOGS, PROTOBUF, TRACES, Rejected, Signal, answer, bearer_matches
 
 log = logging.getLogger("trace_audit.otlp")
 
 METHODS = {
     "/opentelemetry.proto.collector.trace.v1.TraceService/Export": TRACES,
+    "/opentelemetry.proto.collector.logs.v1.LogsService/Export": LOGS,
 }
 # The HTTP status a request was refused with -> the gRPC code the OTLP spec names for it.
 GRPC_CODES = {
@@ -89,8 +90,6 @@ class _Handler(grpc.GenericRpcHandler):
         receiver = self.receiver
         token = receiver.config.token
         if token:
-            from .receiver import bearer_matches
-
             metadata = dict(context.invocation_metadata())
             if not bearer_matches(metadata.get("authorization", ""), token):
                 context.abort(grpc.StatusCode.UNAUTHENTICATED,

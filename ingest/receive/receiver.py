@@ -1,7 +1,7 @@
 """`trace-audit serve-otlp`: an OTLP receiver that agents export to unchanged.
 
 OTLP/HTTP here (OTLP/gRPC beside it in `grpc_server`, through the same
-`Receiver.accept`): `POST /v1/traces` with `application/x-protobuf` or
+`Receiver.accept`): `POST /v1/traces` and `POST /v1/logs` with `application/x-protobuf` or
 `application/json`, optionally gzip-compressed, as the OTLP/HTTP specification
 describes:
 
@@ -26,8 +26,6 @@ target rate, so no web framework is needed.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import logging
 import threading
@@ -41,7 +39,7 @@ from google.rpc.status_pb2 import Status
 
 from ..redact.config import RedactionConfig
 from .http_limits import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, BoundedHTTPServer
-from .requests import JSON, PROTOBUF, SIGNALS, Rejected, Signal, answer, check
+from .requests import JSON, LOGS, PROTOBUF, SIGNALS, Rejected, Signal, answer, bearer_matches, check
 from .spool import Spool
 from .validate import Checked, inflate
 
@@ -49,7 +47,7 @@ log = logging.getLogger("trace_audit.otlp")
 
 INVALID_ARGUMENT = 3  # google.rpc.Code
 RETRY_AFTER_SECONDS = 5  # what a full spool asks exporters to wait (HTTP Retry-After, gRPC RetryInfo)
-_ENDPOINTS = "traces go to POST /v1/traces"
+_ENDPOINTS = "traces go to POST /v1/traces, logs to POST /v1/logs"
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_MAX_SPOOL_BYTES = 1024 * 1024 * 1024
 
@@ -79,6 +77,9 @@ class Stats:
     spans_accepted: int = 0
     spans_rejected: int = 0
     spans_loaded: int = 0
+    logs_accepted: int = 0
+    logs_rejected: int = 0
+    logs_loaded: int = 0
     drains: int = 0
     failed_drains: int = 0  # loads that failed in a row (0: the last one stored everything)
     last_error: str | None = None
@@ -95,7 +96,7 @@ class OtlpHandler(BaseHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?", 1)[0]
         if path in ("/", "/health"):
-            self._send(200, "text/plain", b"trace-audit OTLP receiver: POST /v1/traces\n")
+            self._send(200, "text/plain", b"trace-audit OTLP receiver: POST /v1/traces, /v1/logs\n")
         elif path in SIGNALS:
             self._status(405, f"use POST for {path}", JSON, extra={"Allow": "POST"})
         else:
@@ -256,18 +257,19 @@ class Receiver:
             except OSError as exc:
                 log.error("cannot write the spool: %s", exc)
                 raise Rejected(503, f"cannot persist the request ({exc.strerror or exc}); retry later") from exc
-        self.count(checked.accepted, checked.rejected)
+        self.count(checked.accepted, checked.rejected, logs=signal is LOGS)
         return checked
 
     @property
     def grpc_port(self) -> int | None:
         return self.grpc.port if self.grpc is not None else None
 
-    def count(self, accepted: int, rejected: int) -> None:
+    def count(self, accepted: int, rejected: int, logs: bool = False) -> None:
+        what = "logs" if logs else "spans"
         with self.stats.lock:
             self.stats.requests += 1
-            self.stats.spans_accepted += accepted
-            self.stats.spans_rejected += rejected
+            setattr(self.stats, f"{what}_accepted", getattr(self.stats, f"{what}_accepted") + accepted)
+            setattr(self.stats, f"{what}_rejected", getattr(self.stats, f"{what}_rejected") + rejected)
 
     def refuse_when_full(self) -> None:
         """503 while the warehouse refuses writes and the spool is past its bound: what is
@@ -361,7 +363,7 @@ class Receiver:
                 log.error("cannot open the warehouse, will retry: %s", exc)
                 self._failed(str(exc))
                 return 0
-            loaded, started = 0, time.monotonic()
+            loaded, logs_loaded, started = 0, 0, time.monotonic()
             failed: list[str] = []
             try:  # redaction as configured for ingest (serve-otlp --config)
                 summary = ingest(list(map(str, ready)), con=con, tz=self.config.tz, progress=False,
@@ -371,29 +373,24 @@ class Receiver:
             for path, result in zip(ready, summary.files):
                 if result.status in ("loaded", "already_loaded"):
                     loaded += result.counts.get("otel_spans", 0)
+                    logs_loaded += result.counts.get("otel_logs", 0)
                     path.unlink()
                 else:  # kept where it is, and tried again: it was acknowledged
                     failed.append(result.message or "not stored")
                     log.error("%s could not be stored, will retry: %s", path.name, result.message)
             with self.stats.lock:
                 self.stats.spans_loaded += loaded
+                self.stats.logs_loaded += logs_loaded
                 self.stats.drains += 1
                 if failed:
                     self.stats.failed_drains += 1
                     self.stats.last_error = failed[0]
                 else:
                     self.stats.failed_drains = 0
-            log.info("loaded %d spans from %d spool segment(s) in %.2fs", loaded, len(ready),
+            log.info("loaded %d spans and %d log records from %d spool segment(s) in %.2fs", loaded, logs_loaded,
+                     len(ready),
                      time.monotonic() - started)
             return loaded
-
-
-def bearer_matches(authorization: str, token: str) -> bool:
-    """Whether an Authorization value (HTTP header or gRPC metadata) is `Bearer <token>`."""
-    scheme, _, value = authorization.partition(" ")
-    # Digests, not the texts: compare_digest on texts of different lengths returns early.
-    return scheme.lower() == "bearer" and hmac.compare_digest(
-        hashlib.sha256(value.strip().encode()).digest(), hashlib.sha256(token.encode()).digest())
 
 
 def default_spool_dir(db_path: str) -> str:

@@ -11,10 +11,13 @@ Codes are HTTP status codes; the gRPC server maps them (`grpc_server.GRPC_CODES`
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from dataclasses import dataclass
 
 from .validate import Checked, Refused, check_json, check_protobuf
+from .validate_logs import check_logs_json, check_logs_protobuf
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -30,13 +33,13 @@ class Signal:
 
 TRACES = Signal("traces", "/v1/traces", "span")
 LOGS = Signal("logs", "/v1/logs", "log record")
-SIGNALS = {s.path: s for s in (TRACES,)}  # logs: next step
+SIGNALS = {s.path: s for s in (TRACES, LOGS)}
 
 
 def check(signal: Signal, encoding: str, body: bytes) -> Checked:
     """Decode and check one request; `encoding` is PROTOBUF or JSON. Raises Rejected(400)."""
-    if signal is not TRACES:
-        raise Rejected(404, f"the {signal.name} signal is not received yet")
+    if signal is LOGS:
+        return check_logs_protobuf(body) if encoding == PROTOBUF else check_logs_json(body)
     return check_protobuf(body) if encoding == PROTOBUF else check_json(body)
 
 
@@ -64,3 +67,11 @@ def answer(signal: Signal, encoding: str, rejected: int, reasons: list[str]) -> 
     field = "rejectedLogRecords" if signal is LOGS else "rejectedSpans"
     body = {"partialSuccess": {field: str(rejected), "errorMessage": message}} if rejected else {}
     return json.dumps(body).encode()
+
+
+def bearer_matches(authorization: str, token: str) -> bool:
+    """Whether an Authorization value (HTTP header or gRPC metadata) is `Bearer <token>`."""
+    scheme, _, value = authorization.partition(" ")
+    # Digests, not the texts: compare_digest on texts of different lengths returns early.
+    return scheme.lower() == "bearer" and hmac.compare_digest(
+        hashlib.sha256(value.strip().encode()).digest(), hashlib.sha256(token.encode()).digest())

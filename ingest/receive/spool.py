@@ -24,7 +24,8 @@ import struct
 import threading
 from pathlib import Path
 
-_SEGMENT = re.compile(r"^(open|ready)-(\d+)\.otlp\.(pb|jsonl)$")
+# Kinds: pb / jsonl (traces), logs.pb / logs.jsonl (the logs signal: a segment holds one signal).
+_SEGMENT = re.compile(r"^(open|ready)-(\d+)\.otlp\.((?:logs\.)?(?:pb|jsonl))$")
 # A segment is sealed once it reaches this size, so a backlog is several
 # files loaded one transaction each, never one huge transaction. Each load
 # pays a fixed cost (the turn rebuild, little overlap of its stages), so
@@ -49,8 +50,8 @@ class Spool:
         self.seal()  # whatever a previous run left open is complete up to its last fsync
 
     def append(self, kind: str, *payloads: bytes) -> None:
-        """Persist requests (kind 'pb' or 'jsonl'); returns once they are on disk."""
-        if kind == "pb":
+        """Persist requests (kind 'pb' / 'jsonl', 'logs.pb' / 'logs.jsonl'); returns once they are on disk."""
+        if kind.endswith("pb"):
             record = b"".join(struct.pack(">I", len(p)) + p for p in payloads)
         else:
             # Raw newlines cannot occur inside JSON strings (they must be escaped),

@@ -22,10 +22,13 @@ TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
     # are free text the instrumentation chose; all three are copied into tasks' and steps'
     # metadata when turns are derived from the stored spans.
     "otel_spans": ("status_message", "name", "scope_name", "scope_version"),
+    # Not event_name: the rebuild matches it against the GenAI event names.
+    "otel_logs": ("severity_text", "scope_name", "scope_version"),
 }
-# Every JSON column of the trace tables and of the raw OTLP spans (tasks/steps/messages are later
-# derived from those stored rows, so redacting them covers everything derived from them).
-JSON_COLUMNS: dict[str, tuple[str, ...]] = {t: json_columns(t) for t in (*TRACE_TABLES, "otel_spans")}
+# Every JSON column of the trace tables and of the raw OTLP spans and logs (GenAI log events carry
+# prompts and replies; tasks/steps/messages are later derived from those stored rows, so redacting
+# them covers everything derived from them).
+JSON_COLUMNS: dict[str, tuple[str, ...]] = {t: json_columns(t) for t in (*TRACE_TABLES, "otel_spans", "otel_logs")}
 USER_ID_COLUMNS: dict[str, tuple[str, ...]] = {
     "tasks": ("user_id",),
     "messages": ("user_id",),

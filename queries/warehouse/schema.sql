@@ -167,3 +167,24 @@ CREATE TABLE IF NOT EXISTS otel_spans (
     source_file     VARCHAR,
     source_line     BIGINT              -- line (JSON) or message number (protobuf) in source_file
 );
+
+-- OTLP log records (the logs signal), as they arrived. GenAI events among them (event_name
+-- gen_ai.user.message, gen_ai.choice, gen_ai.client.inference.operation.details, ...) name
+-- their span by trace_id/span_id and supply that turn's request and reply text.
+CREATE TABLE IF NOT EXISTS otel_logs (
+    log_id          VARCHAR NOT NULL,   -- digest of the record as stored: the same record sent twice is one row
+    trace_id        VARCHAR,            -- 32 hex, lower case; NULL for a log outside any trace
+    span_id         VARCHAR,            -- 16 hex, lower case
+    event_name      VARCHAR,            -- LogRecord.event_name, else its event.name attribute
+    logged_at       TIMESTAMPTZ,        -- time_unix_nano (NULL when not set)
+    observed_at     TIMESTAMPTZ,
+    severity_number INTEGER,
+    severity_text   VARCHAR,
+    body            JSON,               -- the AnyValue body as JSON (a kvlist is an object)
+    attributes      JSON,               -- {"gen_ai.system": "openai", ...}
+    resource        JSON,
+    scope_name      VARCHAR,
+    scope_version   VARCHAR,
+    source_file     VARCHAR,
+    source_line     BIGINT
+);

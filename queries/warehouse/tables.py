@@ -18,6 +18,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "messages": ("message_id",),
     "audit_logs": ("audit_id",),
     "otel_spans": ("trace_id", "span_id"),  # raw OTLP spans; tasks, steps and messages are derived from them
+    "otel_logs": ("log_id",),  # raw OTLP log records; a digest of the record (the same record re-sent is one row)
 }
 
 # The Parquet key/value metadata entry that says which table an exported file holds.

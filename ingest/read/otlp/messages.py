@@ -141,3 +141,49 @@ def assistant_text(s: Any) -> str | None:
         if text:
             return text
     return None
+
+
+# ---- GenAI log events (the logs signal) -----------------------------------------------------------
+# Each event is (event name, body as JSON, attributes); one span's events in time order. Names from
+# the GenAI semantic conventions: per-message events (gen_ai.user.message, gen_ai.choice; body
+# {content} / {index, finish_reason, message: {role, content}}), as the OpenAI instrumentation
+# emits them, the later gen_ai.client.inference.operation.details event (gen_ai.input.messages /
+# gen_ai.output.messages attributes, the span attributes' shape), and OpenLLMetry's
+# gen_ai.prompt / gen_ai.completion ({role, content}).
+
+INFERENCE_DETAILS = "gen_ai.client.inference.operation.details"
+
+
+def _body_text(body: Any) -> str | None:
+    if isinstance(body, dict) and isinstance(body.get("message"), (dict, str)):
+        return _text_of_message(body["message"])
+    return _text_of_message(body)
+
+
+def event_user_text(events: list[tuple[str, Any, dict]]) -> str | None:
+    """The last user message among one span's events."""
+    for name, body, attrs in reversed(events):
+        if name == INFERENCE_DETAILS:
+            text = last_message_text(attrs.get("gen_ai.input.messages"), ("user", "human"))
+        elif name == "gen_ai.user.message" or (
+                name == "gen_ai.prompt" and isinstance(body, dict) and body.get("role") in ("user", "human")):
+            text = _body_text(body)
+        else:
+            continue
+        if text:
+            return text
+    return None
+
+
+def event_reply_text(events: list[tuple[str, Any, dict]]) -> str | None:
+    """The reply among one span's events: the last reply event with text."""
+    for name, body, attrs in reversed(events):
+        if name == INFERENCE_DETAILS:
+            text = last_message_text(attrs.get("gen_ai.output.messages"), ("assistant", "model", "ai"))
+        elif name in ("gen_ai.choice", "gen_ai.completion"):
+            text = _body_text(body)
+        else:
+            continue
+        if text:
+            return text
+    return None

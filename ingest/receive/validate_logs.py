@@ -1,0 +1,75 @@
+"""Validation of an OTLP logs request before it is acknowledged, as `validate` does for traces.
+
+A log record is stored unless its ids or times cannot be read (ids are optional on a log: a
+record outside any trace is kept); the rest of the request is spooled and the rejected records
+are counted in partial success. The checks are the logs reader's own (`otlp.logs`), so what is
+acknowledged here is what the loader stores.
+"""
+
+from __future__ import annotations
+
+import json
+
+from google.protobuf.message import DecodeError
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+
+from ..read.otlp.logs import json_record_values, json_structure, record_problem
+from ..read.otlp.spans import BadSpan, dumps
+from .validate import _SURROGATE_ESCAPE, Checked, Refused, _no_constant, _text
+
+
+def check_logs_protobuf(body: bytes) -> Checked:
+    try:
+        request = ExportLogsServiceRequest.FromString(body)
+    except DecodeError as exc:
+        raise Refused(400, f"the body is not an OTLP ExportLogsServiceRequest in protobuf: {exc}") from exc
+    out = Checked("logs.pb")
+    for rl in request.resource_logs:
+        for sl in rl.scope_logs:
+            bad = [(i, p) for i, r in enumerate(sl.log_records) if (p := record_problem(r))]
+            for i, _ in reversed(bad):
+                del sl.log_records[i]
+            for _, problem in bad:
+                out.reject(problem)
+            out.accepted += len(sl.log_records)
+    if out.accepted:
+        out.records.append(request.SerializeToString() if out.rejected else body)
+    return out
+
+
+def check_logs_json(body: bytes) -> Checked:
+    text, recoded = _text(body)
+    try:
+        obj = json.loads(text, parse_constant=_no_constant)
+    except ValueError as exc:
+        raise Refused(400, f"the body is not valid JSON: {exc}") from exc
+    except RecursionError:
+        raise Refused(400, "the body is JSON nested too deeply to read") from None
+    try:
+        tree = json_structure(obj)
+    except BadSpan as exc:
+        raise Refused(400, f"not an OTLP logs request: {exc}") from exc
+    out = Checked("logs.jsonl")
+    for _, scopes in tree:
+        for sl, records in scopes:
+            keep = []
+            for rec in records:
+                try:
+                    json_record_values(rec)
+                    keep.append(rec)
+                except (BadSpan, ValueError, TypeError, AttributeError, OverflowError) as exc:
+                    out.reject(str(exc) or type(exc).__name__)
+            if len(keep) != len(records):
+                sl["logRecords" if "logRecords" in sl else "log_records"] = keep
+            out.accepted += len(keep)
+    if not out.accepted:
+        return out
+    if not out.rejected and not recoded and not _SURROGATE_ESCAPE.search(body):
+        out.records.append(body)
+        return out
+    try:
+        out.records.append(dumps(obj).encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise Refused(400, "the body holds a lone surrogate escape (\\ud800-\\udfff without its pair), "
+                           "which is not valid Unicode") from exc
+    return out
