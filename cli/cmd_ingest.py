@@ -8,7 +8,7 @@ import os
 import sys
 
 from .errors import UserError
-from .options import add_db_option, zone
+from .options import DEFAULT_WAIT, add_db_option, seconds, zone
 
 HELP = """Load agent traces and audit logs into the warehouse.
 
@@ -33,6 +33,9 @@ def register(sub) -> None:
     p.add_argument("--strict", action="store_true", help="exit 1 when any record was quarantined")
     p.add_argument("--max-record-mb", type=int, default=16, help="records larger than this are quarantined (default 16)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--wait", type=seconds, default=DEFAULT_WAIT, metavar="SECONDS",
+                   help=f"how long to wait for the database while another process (the dashboard, the "
+                        f"receiver, another ingest) has it open (default {DEFAULT_WAIT:g})")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--config", default=None, metavar="FILE",
                    help="trace-audit.toml to read [redaction] from (default: ./trace-audit.toml if present)")
@@ -70,7 +73,8 @@ def run(args) -> int:
     try:
         tz, tz_source = naive_zone(args.tz)
         summary = ingest(args.paths, args.db, tz=tz, tz_source=tz_source, max_record_bytes=args.max_record_mb * 1024 * 1024,
-                         progress=False if args.no_progress else None, redaction=redaction)
+                         progress=False if args.no_progress else None, redaction=redaction,
+                         wait_seconds=args.wait, on_wait=lambda note: print(note, file=sys.stderr, flush=True))
     except ValueError as exc:
         raise UserError(str(exc)) from exc
     if args.json:

@@ -54,3 +54,17 @@ def count(text: str) -> int:
     if n < 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
     return n
+
+
+DEFAULT_WAIT = 30.0
+
+
+def seconds(text: str) -> float:
+    """A duration of 0 seconds or more (--wait)."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = -1.0
+    if not 0 <= x < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+    return x

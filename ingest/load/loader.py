@@ -136,6 +136,8 @@ def ingest(
     progress: bool | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     redaction: RedactionConfig | None = None,
+    wait_seconds: float = 0.0,
+    on_wait=None,
 ) -> IngestSummary:
     """Load every file under `paths`; returns what happened to each.
 
@@ -154,7 +156,7 @@ def ingest(
         summary.files = [FileResult(s.shown, "failed", message=s.problem) for s in sources]
         return summary
     if own:
-        con = db.connect(db_path)
+        con = db.connect(db_path, wait_seconds=wait_seconds, on_wait=on_wait)
     con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would write to stdout
     if own:
         con.execute(f"SET memory_limit = '{INGEST_MEMORY_LIMIT}'")

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import duckdb
 
+from .lock_holder import describe as describe_lock
+
 from .tables import COUNTED_TABLES
 
 SCHEMA_VERSION = "1"
@@ -63,6 +65,24 @@ def is_interrupt(exc: BaseException) -> bool:
             or (isinstance(exc, RuntimeError) and str(exc).startswith("Query interrupted")))
 
 
+def _require_duckdb_file(db: str) -> None:
+    """An existing file must be a DuckDB database (its magic 'DUCK' at byte 8): DuckDB opens
+    some other files (a .jsonl) as an in-memory database, which then stores nothing."""
+    try:
+        with open(db, "rb") as fh:
+            head = fh.read(12)
+    except FileNotFoundError:
+        return
+    except IsADirectoryError:
+        raise DatabaseError(f"{db} is a folder, not a DuckDB database; name a .duckdb file or a new path") from None
+    except OSError as exc:
+        raise DatabaseError(f"cannot open database {db}: {exc.strerror or exc}") from exc
+    if head[8:12] != b"DUCK":
+        what = "is empty" if not head else "is not a DuckDB database"
+        raise DatabaseError(f"{db} {what}; --db must name a DuckDB file or a new path "
+                            "(to load a trace file, give it to ingest as a PATH)")
+
+
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
     return "lock" in text or "conflicting" in text or "being used" in text
@@ -74,6 +94,7 @@ def connect(
     read_only: bool = False,
     wait_seconds: float = 0.0,
     create: bool = True,
+    on_wait=None,
 ) -> duckdb.DuckDBPyConnection:
     """Open the warehouse at `path` (default: $TRACE_AUDIT_DB or ./trace_audit.duckdb).
 
@@ -81,7 +102,9 @@ def connect(
     (a command that reads traces but writes findings, such as `rules run`: a typo in --db
     must not become an empty warehouse and a clean result). Read-only connections require
     the file to exist. Both run the session in UTC.
-    `wait_seconds` retries while another process holds the write lock.
+    `wait_seconds` retries while another process holds the lock; `on_wait(message)` is called
+    once, after a second of waiting, with who holds it (a progress note for the user).
+    A path that exists but is not a DuckDB file (a .jsonl named by mistake) is refused.
     """
     db = str(path or default_db_path())
     if db != ":memory:" and (read_only or not create):
@@ -90,21 +113,30 @@ def connect(
         parent = Path(db).resolve().parent
         if not parent.exists():
             raise DatabaseError(f"cannot create database {db}: folder {parent} does not exist")
-    deadline = time.monotonic() + wait_seconds
+    if db != ":memory:":
+        _require_duckdb_file(db)
+    started = time.monotonic()
+    deadline = started + wait_seconds
     delay = 0.05
+    noted = False
     while True:
         try:
             con = duckdb.connect(db, read_only=read_only)
             break
         except duckdb.Error as exc:  # IOException for locks, others for corrupt files
             if _is_lock_error(exc):
-                if time.monotonic() < deadline:
+                now = time.monotonic()
+                if now < deadline:
+                    if on_wait and not noted and now - started >= 1.0:
+                        on_wait(f"waiting up to {wait_seconds:g} s for database {db}: {describe_lock(db)}")
+                        noted = True
                     time.sleep(delay)
                     delay = min(delay * 2, 0.5)
                     continue
+                waited = f" after waiting {wait_seconds:g} s" if wait_seconds else ""
                 raise DatabaseBusy(
-                    f"database {db} is being written by another process (an ingest or the OTLP "
-                    "receiver); try again in a moment"
+                    f"database {db} is locked{waited}: {describe_lock(db)}; try again when it is done"
+                    + (" (or pass --wait SECONDS)" if on_wait else "")
                 ) from exc
             raise DatabaseError(f"cannot open database {db}: {exc}") from exc
     con.execute("SET TimeZone = 'UTC'")
