@@ -29,17 +29,16 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
-import duckdb
 from google.rpc.status_pb2 import Status
 
 from ..redact.config import RedactionConfig
 from .http_limits import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, BoundedHTTPServer
 from .requests import JSON, LOGS, PROTOBUF, SIGNALS, Rejected, Signal, answer, bearer_matches, check
+from . import drain
 from .spool import Spool
 from .validate import Checked, inflate
 
@@ -323,74 +322,11 @@ class Receiver:
         self.spool.close()
 
     def _drain_loop(self) -> None:
-        retry_at = 0.0
-        while not self._stop.wait(self.config.drain_interval):
-            if time.monotonic() < retry_at:
-                continue
-            try:
-                self.drain_once()
-            except Exception as exc:  # noqa: BLE001 - the drainer must outlive one bad batch
-                log.exception("drain failed: %s", exc)
-                self._failed(str(exc))
-            if self.stats.failed_drains:  # back off: 2, 4, 8 ... drain intervals, at most max_backoff
-                delay = min(self.config.max_backoff, self.config.drain_interval * 2 ** self.stats.failed_drains)
-                retry_at = time.monotonic() + delay
-            else:
-                retry_at = 0.0
-
-    def _failed(self, message: str) -> None:
-        with self.stats.lock:
-            self.stats.failed_drains += 1
-            self.stats.last_error = message
+        drain.loop(self)
 
     def drain_once(self, wait_seconds: float = 2.0) -> int:
         """Seal the open segments and load every ready one; returns spans loaded."""
-        from ..load.loader import ingest
-        from ...queries.warehouse import db
-
-        with self._drain_lock:
-            self.spool.seal()
-            ready = self.spool.ready()
-            if not ready:
-                return 0
-            try:
-                con = db.connect(self.config.db_path, wait_seconds=wait_seconds)
-            except db.DatabaseBusy as exc:
-                log.warning("warehouse busy, will retry: %s", exc)
-                self.stats.last_error = str(exc)
-                return 0
-            except (OSError, duckdb.Error) as exc:  # cannot even open it (disk full while it recovers)
-                log.error("cannot open the warehouse, will retry: %s", exc)
-                self._failed(str(exc))
-                return 0
-            loaded, logs_loaded, started = 0, 0, time.monotonic()
-            failed: list[str] = []
-            try:  # redaction as configured for ingest (serve-otlp --config)
-                summary = ingest(list(map(str, ready)), con=con, tz=self.config.tz, progress=False,
-                                 redaction=self.config.redaction)
-            finally:
-                con.close()
-            for path, result in zip(ready, summary.files):
-                if result.status in ("loaded", "already_loaded"):
-                    loaded += result.counts.get("otel_spans", 0)
-                    logs_loaded += result.counts.get("otel_logs", 0)
-                    path.unlink()
-                else:  # kept where it is, and tried again: it was acknowledged
-                    failed.append(result.message or "not stored")
-                    log.error("%s could not be stored, will retry: %s", path.name, result.message)
-            with self.stats.lock:
-                self.stats.spans_loaded += loaded
-                self.stats.logs_loaded += logs_loaded
-                self.stats.drains += 1
-                if failed:
-                    self.stats.failed_drains += 1
-                    self.stats.last_error = failed[0]
-                else:
-                    self.stats.failed_drains = 0
-            log.info("loaded %d spans and %d log records from %d spool segment(s) in %.2fs", loaded, logs_loaded,
-                     len(ready),
-                     time.monotonic() - started)
-            return loaded
+        return drain.once(self, wait_seconds)
 
 
 def default_spool_dir(db_path: str) -> str:
