@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 from .segment import Clause, Segmenter
 
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]{2}")
 KINDS = ("completion", "negated", "question", "conditional", "offer", "future", "pre_existing", "failure", "other")
 
 
@@ -75,12 +77,14 @@ class Reader:
             "OBJ_EN": _alt(objs["en"]), "OBJ_ZH": _alt(objs["zh"]),
             "CONTAINER_EN": _alt(objs["containers_en"]), "CONTAINER_ZH": _alt(objs["containers_zh"]),
         }
-        self.rules = {kind: self._compile([r for lang in sorted(langs) for r in langs[lang]], macros)
+        # per kind and language: a clause runs only the rules of the scripts it is written in
+        self.rules = {kind: {lang: p for lang, rules in langs.items() if (p := self._compile(rules, macros))}
                       for kind, langs in lex["clause"].items()}
         self._verb_re = re.compile(r"(?<![a-z])(" + _alt([re.escape(v) for v in self.verb_class if v.isascii()])
                                    + r")(?![a-z])|(" + _alt([re.escape(v) for v in self.verb_class if not v.isascii()]) + ")",
                                    re.I)
         self._obj_re = re.compile(r"\b(" + macros["OBJ_EN"] + r")s?\b|(" + macros["OBJ_ZH"] + ")", re.I)
+        self._cache: dict[tuple[str, str], ClauseReading] = {}
         seg = lex["segment"]
         self.segmenter = Segmenter(seg.get("zh", []), seg.get("en", []), seg.get("abbreviations", []))
 
@@ -94,10 +98,16 @@ class Reader:
         return re.compile("|".join(out), re.I) if out else None
 
     def _first(self, kind: str, text: str, end: int | None = None) -> re.Match | None:
-        pat = self.rules.get(kind)
-        if pat is None:
-            return None
-        return pat.search(text, 0, len(text) if end is None else end)
+        """The leftmost match of `kind`'s rules in text[:end], over the rules of text's scripts."""
+        found = None
+        stop = len(text) if end is None else end
+        for lang, pat in self.rules.get(kind, {}).items():
+            if (lang == "zh" and not self._cjk) or (lang == "en" and not self._latin):
+                continue
+            m = pat.search(text, 0, stop)
+            if m is not None and (found is None or m.start() < found.start()):
+                found = m
+        return found
 
     def _action(self, text: str, last: bool = False, start: int = 0) -> str | None:
         """The action class of the first verb from `start` (or of the last verb: the one a
@@ -113,6 +123,16 @@ class Reader:
         return m.group(0).lower() if m else None
 
     def read_clause(self, c: Clause) -> ClauseReading:
+        # the same clause recurs across replies ("Anything else?", "还需要别的吗"): read it once
+        key = (c.text, c.closer)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._read_clause_uncached(c)
+            if len(self._cache) < 500_000:
+                self._cache[key] = hit
+        return hit
+
+    def _read_clause_uncached(self, c: Clause) -> ClauseReading:
         r = self._read_clause(c)
         admits = r.retracts or self._first("failure", c.text) is not None or (
             (m := self._first("negated", c.text)) is not None and self._action(c.text, start=m.end()) is not None)
@@ -120,6 +140,8 @@ class Reader:
 
     def _read_clause(self, c: Clause) -> ClauseReading:
         text = c.text
+        self._cjk = _CJK.search(text) is not None
+        self._latin = _LATIN.search(text) is not None
         claim = self._first("completion", text)
         question = c.closer in ("?", "？") or (c.closer not in (".", "!", "。", "！")
                                                  and self._first("question", text) is not None)
@@ -138,7 +160,7 @@ class Reader:
             return ClauseReading(text, kind, action, obj)
         action = self._action(claim.group(0), last=True) or self._action(text)
         end = claim.end()
-        promise = self.rules.get("promise") is not None and self.rules["promise"].search(claim.group(0)) is not None
+        promise = self._first("promise", claim.group(0)) is not None
         if failure is not None or (negated is not None and negated.start() < claim.end()):
             kind = "failure" if failure is not None else "negated"
             return ClauseReading(text, kind, action, obj, retracts=True)
@@ -156,8 +178,7 @@ class Reader:
         return ClauseReading(text, "completion", action, obj)
 
     def _realis_after(self, text: str, pos: int) -> bool:
-        pat = self.rules.get("realis")
-        return pat is not None and pat.search(text, pos) is not None
+        return self._first("realis", text[pos:]) is not None
 
     def read(self, reply: str) -> Reading:
         clauses = [self.read_clause(c) for c in self.segmenter.clauses(reply)]
