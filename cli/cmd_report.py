@@ -16,10 +16,12 @@ def register(sub) -> None:
     p.add_argument("--week", required=True, help="ISO week, e.g. 2026-W47")
     p.add_argument("--format", choices=("md", "html"), default=None, help="default: from --out's suffix, else md")
     p.add_argument("--out", default=None, metavar="FILE", help="write here instead of standard output")
-    p.add_argument("--tz", default=None, type=zone, help="timezone of the week's days (default $TRACE_AUDIT_TZ or UTC)")
+    p.add_argument("--tz", default=None, type=zone, help="timezone of the week's days (default $TRACE_AUDIT_TZ, else the zone "
+                   "the data was ingested in, as the dashboard does)")
     p.add_argument("--rule-run", dest="rule_run", default=None, help="rule run id (default: the newest)")
-    p.add_argument("--dashboard-url", default="http://localhost:8501",
-                   help="base URL for links to the investigation view ('' for no links)")
+    p.add_argument("--dashboard-url", default=None,
+                   help="base URL for links to the investigation view ('' for no links; default "
+                        "$TRACE_AUDIT_DASHBOARD_URL, else http://localhost:8501)")
     p.set_defaults(run=run)
 
 
@@ -34,7 +36,9 @@ def run(args) -> int:
 
     fmt = args.format or ("html" if (args.out or "").lower().endswith((".html", ".htm")) else "md")
     try:
-        tz = args.tz or check_zone(os.environ.get("TRACE_AUDIT_TZ") or "UTC", option="TRACE_AUDIT_TZ")
+        env_tz = os.environ.get("TRACE_AUDIT_TZ")
+        explicit = args.tz or (check_zone(env_tz, option="TRACE_AUDIT_TZ") if env_tz else None)
+        tz = explicit or "UTC"
         dq.iso_week_bounds(args.week)
         dq.Filters(since=dq.iso_week_bounds(args.week)[0], until=dq.iso_week_bounds(args.week)[1], tz=tz)
     except ValueError as exc:
@@ -44,10 +48,11 @@ def run(args) -> int:
         if args.rule_run and not con.execute("SELECT 1 FROM rule_runs WHERE run_id = ?", [args.rule_run]).fetchall():
             raise UserError(f"no rule run {args.rule_run!r} in {args.db or db.default_db_path()}; "
                             "list them on the dashboard's Rules page")
+        tz = dq.default_zone(con, explicit)  # the dashboard's default too: both count the same days
         rep = report.build_weekly(con, args.week, tz=tz, run_id=args.rule_run)
     finally:
         con.close()
-    base = args.dashboard_url or None
+    base = (report.dashboard_url() if args.dashboard_url is None else args.dashboard_url) or None
     text = report.to_html(rep, base) if fmt == "html" else report.to_markdown(rep, base)
     if args.out:
         try:

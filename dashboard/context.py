@@ -63,6 +63,7 @@ def setup(wh: Warehouse) -> bool:
                 f"Load traces with `trace-audit ingest PATH --db {wh.path}` (or try the sample month with "
                 "`trace-audit demo`), then reload this page.")
         return False
+    st.session_state[sidebar.DATA_ZONE] = wh.call("data_zone", dq.default_zone, None)
     f = sidebar.filters(options, runs)
     now = wh.call("data_clock", dq.data_clock, f.run_id)
     st.sidebar.caption(

@@ -17,6 +17,7 @@ import duckdb
 import pandas as pd
 
 from . import analysis, charts
+from .safe import md_doc
 from ..queries import dashboard_queries as dq
 
 TOP = 10
@@ -136,10 +137,26 @@ def _kpi_cells(rep: WeeklyReport) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def investigate_link(base_url: str | None, task_id: str | None, rep: WeeklyReport) -> str | None:
-    if not base_url or not task_id:
+DASHBOARD_URL_ENV = "TRACE_AUDIT_DASHBOARD_URL"
+
+
+def dashboard_url() -> str:
+    """Where the dashboard is served, for the report's links: $TRACE_AUDIT_DASHBOARD_URL (set by
+    `trace-audit dashboard` for the pages it serves), else the default local address."""
+    import os
+
+    return os.environ.get(DASHBOARD_URL_ENV) or "http://localhost:8501"
+
+
+def investigate_link(base_url: str | None, task_id: str | None, rep: WeeklyReport,
+                     reply_id: str | None = None) -> str | None:
+    """The Investigate URL of one incident: its turn and its reply (a reply with no turn opens too)."""
+    if not base_url or not (task_id or reply_id):
         return None
-    q = {"task": task_id, "from": rep.since.isoformat(), "to": rep.until.isoformat()}
+    q = {k: v for k, v in (("turn", task_id), ("reply", reply_id)) if v}
+    q.update({"from": rep.since.isoformat(), "to": rep.until.isoformat()})
+    if rep.tz:
+        q["tz"] = rep.tz
     return f"{base_url.rstrip('/')}/investigate?{urlencode(q)}"
 
 
@@ -151,12 +168,16 @@ def _excerpt(text, n: int = 80) -> str:
 
 
 def _md_cell(x) -> str:
-    return str(x).replace("|", "\\|").replace("\n", " ")
+    return md_doc(x)
+
+
+class _Raw(str):
+    """A cell already written as Markdown by the report itself (a link to the dashboard)."""
 
 
 def _md_table(header: list[str], rows: list[list]) -> str:
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in rows]
+    out += ["| " + " | ".join(c if isinstance(c, _Raw) else _md_cell(c) for c in r) + " |" for r in rows]
     return "\n".join(out)
 
 
@@ -167,7 +188,7 @@ def sections(rep: WeeklyReport, base_url: str | None):
               f"{r.cur_verified_false:,}", f"{r.cur_failed:,}"] for r in rep.worst.itertuples(index=False)]
     inc = []
     for r in rep.incidents.itertuples(index=False):
-        link = investigate_link(base_url, r.task_id, rep)
+        link = investigate_link(base_url, r.task_id, rep, getattr(r, "message_id", None))
         inc.append([analysis.fmt_ts(r.event_time, tz), r.kind, r.user_id or "", _excerpt(r.reply, 60),
                     _excerpt(r.tools, 60), (r.task_id or "(no task)", link)])
     fps = [[r.tool, r.fingerprint, f"{r.steps:,}", analysis.fmt_ts(r.first_seen, tz)]
@@ -195,18 +216,18 @@ def sections(rep: WeeklyReport, base_url: str | None):
 
 def to_markdown(rep: WeeklyReport, base_url: str | None = None) -> str:
     out = [f"# {rep.title}", ""]
-    out += ["## What changed", ""] + [f"- {line}" for line in rep.headline] + [""]
+    out += ["## What changed", ""] + [f"- {md_doc(line)}" for line in rep.headline] + [""]
     jumps = rep.jump_sentences()
     if jumps:
-        out += ["## Where the verified=false jump started", ""] + [f"- {s}" for s in jumps] + [""]
+        out += ["## Where the verified=false jump started", ""] + [f"- {md_doc(s)}" for s in jumps] + [""]
     out += [f"Flagging rule: {analysis.TEST_RULE}.", ""]
     out += ["## The week against the week before", "",
             _md_table(["measure", "week before", "this week", "change"], [list(r) for r in _kpi_cells(rep)]), ""]
     for title, header, rows, none in sections(rep, base_url):
         out += [f"## {title}", ""]
         if rows:
-            rows = [[f"[{c[0]}]({c[1]})" if isinstance(c, tuple) and c[1] else (c[0] if isinstance(c, tuple) else c)
-                     for c in r] for r in rows]
+            rows = [[_Raw(f"[{md_doc(c[0])}](<{c[1]}>)") if isinstance(c, tuple) and c[1]
+                     else (c[0] if isinstance(c, tuple) else c) for c in r] for r in rows]
             out += [_md_table(header, rows), ""]
         else:
             out += [f"_{none}_", ""]

@@ -34,6 +34,19 @@ def md(value) -> str:
     return _PUNCT.sub(r"\\\1", plain(value))
 
 
+_DOC_MARKUP = re.compile(r"([\\`*\[\]<>|$~])|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|(?<=[A-Za-z]):(?=//)|(?i:(?<=www))\.")
+
+
+def md_doc(value) -> str:
+    """`value` for a Markdown file people read too (the weekly report): only what could make
+    markup is escaped: emphasis and code marks, link and image brackets, HTML, table pipes,
+    LaTeX dollars, strike-through, an underscore that is not inside a word, and the `://` or
+    `www.` of an autolink. Text such as create_reminder: 12.5% (z = 6.3) stays as it is."""
+    if value is None:
+        return ""
+    return _DOC_MARKUP.sub(lambda m: "\\" + m.group(0), plain(value))
+
+
 def md_block(value) -> str:
     """Like md(), keeping line breaks (for a reply of several lines)."""
     if value is None:

@@ -48,8 +48,13 @@ def _parse_day(text: str | None) -> date | None:
     return day
 
 
+DATA_ZONE = "_ta_data_zone"
+
+
 def default_tz() -> str:
-    return os.environ.get("TRACE_AUDIT_TZ") or "UTC"
+    """$TRACE_AUDIT_TZ (`trace-audit dashboard --tz`), else the zone the data was ingested in
+    (dq.default_zone, which `trace-audit report` uses too), else UTC."""
+    return os.environ.get("TRACE_AUDIT_TZ") or st.session_state.get(DATA_ZONE) or "UTC"
 
 
 def local_day(ts, tz: str) -> date | None:

@@ -143,6 +143,23 @@ class Filters(BaseModel):
         return out
 
 
+def default_zone(con: duckdb.DuckDBPyConnection, explicit: str | None = None) -> str:
+    """The zone a screen or report counts days in unless told otherwise: `explicit` (an
+    option or $TRACE_AUDIT_TZ), else the zone the data was ingested in, else UTC. The
+    dashboard and `trace-audit report` both ask here, so by default they agree."""
+    if explicit:
+        return explicit
+    try:
+        rows = run(con, "data_zone")
+    except duckdb.Error:  # a warehouse from before ingest_files.tz
+        return "UTC"
+    zone = rows["tz"].iloc[0] if not rows.empty else None
+    try:
+        return Filters(since=date.today(), until=date.today(), tz=zone).tz if zone else "UTC"
+    except ValueError:
+        return "UTC"
+
+
 def iso_week_bounds(week: str) -> tuple[date, date]:
     """'2026-W47' -> (Monday, Sunday)."""
     m = re.fullmatch(r"(\d{4})-?W(\d{1,2})", week.strip(), flags=re.IGNORECASE)

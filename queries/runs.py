@@ -101,23 +101,6 @@ def diff(con: duckdb.DuckDBPyConnection, run_a: str, run_b: str) -> tuple[str, s
     """Per rule: findings in A, in B, new in B, resolved since A. A finding is identified by
     (rule, task or conversation, seq, evidence.message_id), so threshold changes show as new/resolved."""
     a, b = resolve_run(con, run_a), resolve_run(con, run_b)
-    sql = """
-    WITH k AS (
-        SELECT run_id, rule_id,
-               coalesce(task_id, '') || '|' || coalesce(conversation_id, '') || '|' ||
-               coalesce(CAST(seq AS VARCHAR), '') || '|' ||
-               coalesce(json_extract_string(evidence, '$.message_id'), '') AS fkey
-        FROM findings WHERE run_id IN ($a, $b)
-    ),
-    ka AS (SELECT DISTINCT rule_id, fkey FROM k WHERE run_id = $a),
-    kb AS (SELECT DISTINCT rule_id, fkey FROM k WHERE run_id = $b),
-    rules AS (SELECT rule_id FROM ka UNION SELECT rule_id FROM kb)
-    SELECT r.rule_id,
-           (SELECT count(*) FROM ka WHERE ka.rule_id = r.rule_id) AS in_a,
-           (SELECT count(*) FROM kb WHERE kb.rule_id = r.rule_id) AS in_b,
-           (SELECT count(*) FROM kb WHERE kb.rule_id = r.rule_id AND NOT EXISTS
-               (SELECT 1 FROM ka WHERE ka.rule_id = kb.rule_id AND ka.fkey = kb.fkey)) AS new,
-           (SELECT count(*) FROM ka WHERE ka.rule_id = r.rule_id AND NOT EXISTS
-               (SELECT 1 FROM kb WHERE kb.rule_id = ka.rule_id AND kb.fkey = ka.fkey)) AS resolved
-    FROM rules r ORDER BY r.rule_id"""
-    return a, b, _dicts(con, sql, {"a": a, "b": b})
+    from .dashboard_queries import sql as dashboard_sql  # the Rules page runs the same file
+
+    return a, b, _dicts(con, dashboard_sql("rules_diff"), {"run_a": a, "run_b": b})

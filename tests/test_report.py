@@ -39,14 +39,14 @@ def test_w47_html_is_self_contained(sample_db, tmp_path, capsys):
     # plotly.js is inlined once; nothing is fetched from the network when the file is opened
     assert html.count("Plotly.newPlot") >= 2
     assert not re.search(r"<script[^>]+src=['\"]https?://", html)
-    assert "investigate?task=" in html  # incidents link into the dashboard
+    assert "investigate?turn=" in html  # incidents link into the dashboard
 
 
 def test_quiet_week_has_no_jump(sample_db, capsys):
     assert main(["report", "--db", sample_db, "--week", "2026-W46", "--tz", TZ, "--dashboard-url", ""]) == 0
     md = capsys.readouterr().out
     assert "jump started with agent version" not in md
-    assert "investigate?task=" not in md
+    assert "investigate?turn=" not in md
 
 
 @pytest.mark.parametrize("week, message", [("2026-W99", "has no ISO week 99"), ("last week", "not an ISO week")])

@@ -47,4 +47,5 @@ else:
     run_b = c2.selectbox("Later run (B)", ids, index=0, key="ta_run_b")
     diff = ctx.wh.frame("rules_diff", {"run_a": run_a, "run_b": run_b})
     st.dataframe(diff, hide_index=True, column_config={
-        "in_a": "findings in A", "in_b": "findings in B", "new_in_b": "new in B", "gone_in_b": "gone in B"})
+        "in_a": "findings in A", "in_b": "findings in B", "new": "new in B", "resolved": "resolved since A"})
+    st.caption("The same numbers as `trace-audit rules diff A B` (one query, queries/dashboard/rules_diff.sql).")

@@ -1,6 +1,7 @@
 """Weekly review: one ISO week against the week before, and the same report to download."""
 
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import streamlit as st
 
@@ -11,6 +12,15 @@ __package__ = "trace_audit.dashboard.views"
 from .. import analysis, charts, context, sidebar
 from .. import report
 from ..safe import md
+
+def page_base() -> str:
+    """This dashboard's own address, so the downloaded report links back to it."""
+    url = getattr(st.context, "url", None)
+    if url:
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.netloc}"
+    return report.dashboard_url()
+
 
 ctx = context.get()
 f = ctx.filters
@@ -73,8 +83,9 @@ for title, header, rows, none in report.sections(rep, base_url=None):
 st.subheader("Download")
 c1, c2 = st.columns(2)
 # Rendered only when clicked: the HTML carries plotly.js inline (several MB).
-c1.download_button("Markdown report", lambda: report.to_markdown(rep), file_name=f"trace-audit-{rep.week}.md",
+base = page_base()
+c1.download_button("Markdown report", lambda: report.to_markdown(rep, base), file_name=f"trace-audit-{rep.week}.md",
                    mime="text/markdown", on_click="ignore")
-c2.download_button("HTML report (self-contained)", lambda: report.to_html(rep),
+c2.download_button("HTML report (self-contained)", lambda: report.to_html(rep, base),
                    file_name=f"trace-audit-{rep.week}.html", mime="text/html", on_click="ignore")
 st.caption(f"Same report from the command line: `trace-audit report --week {rep.week} --format html --out report.html`")
