@@ -6,6 +6,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
+from .errors import UserError
 from .options import add_db_option, port
 
 SAMPLE_TZ = "Asia/Shanghai"  # the seed-004 sample dumps hold naive Beijing times
@@ -38,20 +39,48 @@ def sample_paths() -> list[str]:
     return out
 
 
+DEMO_MARK = "demo_sample_month"  # meta key: this warehouse was made by `demo` and may be rebuilt by it
+
+
+def _made_by_demo(db_path: str) -> bool:
+    from ..queries.warehouse import db
+
+    try:
+        con = db.connect(db_path, read_only=True)
+    except db.DatabaseError:
+        return False
+    try:
+        return bool(con.execute("SELECT 1 FROM meta WHERE key = ?", [DEMO_MARK]).fetchall())
+    except Exception:  # noqa: BLE001 - no meta table: not ours
+        return False
+    finally:
+        con.close()
+
+
 def build_demo_db(db_path: str) -> None:
     from ..ingest.load.loader import ingest
 
+    if os.path.exists(db_path):
+        if not _made_by_demo(db_path):
+            raise UserError(f"{db_path} exists and was not made by demo; demo never deletes a warehouse it did "
+                            "not make. Pass another --db (a new path), or remove that file yourself")
     for suffix in ("", ".wal"):
         if os.path.exists(db_path + suffix):
             os.unlink(db_path + suffix)
     summary = ingest(sample_paths(), db_path, tz=SAMPLE_TZ, progress=False)
     t = summary.totals()
     print("sample month loaded: " + ", ".join(f"{n} {k}" for k, n in t.items()))
+    from ..queries.warehouse import db
+
+    con = db.connect(db_path)
+    try:
+        con.execute("INSERT INTO meta VALUES (?, 'true')", [DEMO_MARK])
+    finally:
+        con.close()
     try:
         from ..queries.engine import run_rules  # the rule engine, when installed
     except ModuleNotFoundError:
         return
-    from ..queries.warehouse import db
 
     con = db.connect(db_path)
     try:

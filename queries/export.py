@@ -13,6 +13,9 @@ string. Each file carries `trace_audit_table` in its key/value metadata so
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -54,17 +57,29 @@ def write_parquet(con: duckdb.DuckDBPyConnection, out_dir: str | Path, overwrite
     if clash and not overwrite:
         raise ExportError(f"{out}: already holds {', '.join(clash)}; choose an empty directory or pass --overwrite")
     out.mkdir(parents=True, exist_ok=True)
-    counts = {}
-    for table in RULE_TABLES:
-        target = (out / table).as_posix().replace("'", "''")
-        opts = f"FORMAT parquet, PARTITION_BY (day), KV_METADATA {{{PARQUET_TABLE_KEY}: '{table}'}}"
-        if overwrite:
-            opts += ", OVERWRITE_OR_IGNORE"
-        n = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-        if n:
-            con.execute(f"COPY ({select_sql(con, table, with_day=True)}) TO '{target}' ({opts})")
-        counts[table] = n
-    return counts
+    # Written beside the target first, then each table's folder replaces the old one whole:
+    # writing over an export left its old day files, so a 3-step warehouse read back as 5,208 steps.
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.export-", dir=out))
+    try:
+        counts = {}
+        for table in RULE_TABLES:
+            target = (staging / table).as_posix().replace("'", "''")
+            opts = f"FORMAT parquet, PARTITION_BY (day), KV_METADATA {{{PARQUET_TABLE_KEY}: '{table}'}}"
+            n = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+            if n:
+                con.execute(f"COPY ({select_sql(con, table, with_day=True)}) TO '{target}' ({opts})")
+            counts[table] = n
+        for table in RULE_TABLES:
+            old = out / table
+            if old.is_dir() and not old.is_symlink():
+                shutil.rmtree(old)
+            elif old.exists() or old.is_symlink():
+                old.unlink()
+            if (staging / table).exists():
+                os.replace(staging / table, old)
+        return counts
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def load_into_clickhouse(con: duckdb.DuckDBPyConnection, target, replace: bool = False) -> dict[str, int]:
