@@ -217,6 +217,7 @@ PAGE_QUERIES: dict[str, dict[str, tuple[str, dict]]] = {
     },
     "patterns": {
         "fingerprints": ("vf_fingerprints", {}),
+        "previous": ("vf_previous", {}),
         "versions": ("vf_by_version", {}),
         "hours": ("vf_by_hour", {}),
         "daily": ("vf_daily", {}),

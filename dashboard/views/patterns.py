@@ -6,10 +6,8 @@ import streamlit as st
 # import its neighbours relatively (so the imports resolve for tools reading the checkout too).
 __package__ = "trace_audit.dashboard.views"
 
-from .. import analysis, charts, context
+from .. import analysis, charts, context, systemic as sys_rank
 from ..safe import md
-
-SYSTEMIC_MIN = 3  # retried-and-still-failed steps in one group before it is called systemic
 
 ctx = context.get()
 st.title("verified=false patterns")
@@ -18,14 +16,13 @@ st.caption("Steps whose read-back did not confirm the write, grouped by tool and
            f"Times in {ctx.filters.tz}.")
 
 d = ctx.plan("patterns")
-fp = d["fingerprints"]
+fp = sys_rank.rank_systemic(d["fingerprints"], d["previous"])
 total = int(d["hours"]["verified_false"].sum())
 c = st.columns(4)
 c[0].metric("verified=false steps", f"{total:,}")
 c[1].metric("Error patterns", f"{len(fp):,}")
-systemic = fp[fp["retried_same_error"] >= SYSTEMIC_MIN]
-c[2].metric("Systemic patterns", f"{len(systemic):,}",
-            help=f"groups with at least {SYSTEMIC_MIN} steps that used both attempts and ended on the same error")
+systemic = fp[fp["systemic"]] if not fp.empty else fp
+c[2].metric("Systemic patterns", f"{len(systemic):,}", help=sys_rank.RULE)
 c[3].metric("Tools affected", f"{fp['tool'].nunique():,}")
 if fp.empty:
     st.info("No verified=false steps in this period.")
@@ -33,22 +30,23 @@ if fp.empty:
 
 if not systemic.empty:
     top = systemic.iloc[0]
-    st.warning(f"**Systemic write-path signal:** {md(top['tool'])} — “{md(top['fingerprint'])}”: "
-               f"{int(top['retried_same_error'])} steps failed twice with the same error "
-               f"({int(top['steps'])} in all, {int(top['users'])} users, versions {md(top['agent_versions'])}). "
-               "Retries that fail the same way point at the write path, not at the model's wording.")
+    st.warning(f"**Systemic write-path signal:** {md(top['tool'])} — “{md(top['fingerprint'])}”: {md(top['why'])}. "
+               "One error pattern concentrated like this points at the write path, not at the model's wording.")
+st.caption(f"Patterns are {sys_rank.RULE}.")
 
 st.subheader("By tool and error fingerprint")
 view = fp.assign(
     first_seen=fp["first_seen"].dt.tz_convert(ctx.filters.tz).dt.strftime("%Y-%m-%d %H:%M"),
     last_seen=fp["last_seen"].dt.tz_convert(ctx.filters.tz).dt.strftime("%Y-%m-%d %H:%M"),
-    systemic=fp["retried_same_error"] >= SYSTEMIC_MIN,
-)[["tool", "fingerprint", "steps", "users", "retried_same_error", "systemic", "first_seen", "last_seen",
-   "agent_versions", "example"]]
+)[["tool", "fingerprint", "systemic", "why", "steps", "users", "top_version", "prev_steps", "retried_same_error",
+   "score", "first_seen", "last_seen", "agent_versions", "example"]]
 st.dataframe(view.style.apply(
     lambda r: ["background-color: #fde2e4" if r["systemic"] else "" for _ in r], axis=1),
     hide_index=True, column_config={
         "retried_same_error": st.column_config.NumberColumn("attempts=2, same error"),
+        "prev_steps": st.column_config.NumberColumn("period before"),
+        "score": st.column_config.NumberColumn(format="%.1f"),
+        "why": st.column_config.TextColumn(width="large"),
         "systemic": st.column_config.CheckboxColumn("systemic"),
         "fingerprint": st.column_config.TextColumn(width="large")})
 
