@@ -9,9 +9,10 @@ import sys
 from .errors import UserError
 from .options import add_db_option, count
 from .terminal import csv_cell
+from ..queries import marks
 
 COLUMNS = ["run_id", "rule_id", "severity", "task_id", "conversation_id", "user_id", "seq", "event_time",
-           "message", "evidence"]
+           "message", "evidence", "mark", "mark_note"]
 
 
 def register(sub) -> None:
@@ -37,6 +38,24 @@ def _builtin_rule_ids() -> set[str]:
         return set()
 
 
+def _with_marks(rows: list[dict], db_path: str | None) -> list[dict]:
+    """Each finding with its review mark (queries/marks.py: the file beside the warehouse)."""
+    from ..queries.warehouse import db
+
+    current = {(m.rule_id, m.task_key, m.seq): m for m in marks.load(db_path or db.default_db_path())}
+    out = []
+    for r in rows:
+        message_id = None
+        if not r.get("task_id") and r.get("evidence"):
+            try:
+                message_id = json.loads(r["evidence"]).get("message_id")
+            except (ValueError, AttributeError):
+                message_id = None
+        m = current.get((r["rule_id"], marks.task_key(r.get("task_id"), message_id), r.get("seq")))
+        out.append(dict(r, mark=m.mark if m else None, mark_note=(m.note or None) if m else None))
+    return out
+
+
 def run(args) -> int:
     from ..queries import runs
     from ..queries.warehouse import db
@@ -50,6 +69,7 @@ def run(args) -> int:
             raise UserError(str(exc)) from None
     finally:
         con.close()
+    rows = _with_marks(rows, args.db)
     if args.format == "jsonl":
         for r in rows:
             r = dict(r, evidence=json.loads(r["evidence"]) if r["evidence"] else None,
@@ -65,7 +85,8 @@ def run(args) -> int:
             when = r["event_time"].strftime("%Y-%m-%d %H:%M:%S") if r["event_time"] else "-"
             where = f"task {r['task_id']}" if r["task_id"] else "no task"
             msg = r["message"] if len(r["message"] or "") <= 140 else r["message"][:137] + "..."
+            review = f"  [{marks.WORDS[r['mark']]}{': ' + r['mark_note'] if r['mark_note'] else ''}]" if r["mark"] else ""
             print(f"{when}  {r['severity']:<6} {r['rule_id']:<22} {where} conv {r['conversation_id']}"
-                  + (f" #{r['seq']}" if r["seq"] is not None else "") + f"  {msg}")
+                  + (f" #{r['seq']}" if r["seq"] is not None else "") + f"  {msg}{review}")
         print(f"{len(rows)} finding(s)", file=sys.stderr)
     return 0

@@ -26,6 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from ..queries import dashboard_queries as dq
+from ..queries import marks
 from ..queries.warehouse import db
 
 WAIT_SECONDS = 2.0
@@ -111,11 +112,12 @@ def open_warehouse(path: str | None = None) -> Warehouse:
                          freshness=st.session_state.get(LAST_KEY + "_fresh", {}))
     try:
         dq.prepare(con)
+        marks.register(con, path)  # the review marks file beside the warehouse
         try:
             mtime = os.stat(path).st_mtime_ns
         except OSError:
             mtime = 0
-        key = (os.path.abspath(path), mtime, db.change_marker(con))
+        key = (os.path.abspath(path), mtime, db.change_marker(con), marks.version(path))
         fresh = dq.run(con, "freshness").iloc[0].to_dict()
         fresh["naive_utc_files"], fresh["naive_utc_example"] = _naive_utc_files(con)
     except duckdb.Error as exc:

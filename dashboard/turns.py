@@ -12,7 +12,7 @@ import streamlit as st
 
 from . import safe
 from .verdict import Verdict
-from ..queries import outcomes
+from ..queries import marks, outcomes
 
 EVER = {"since": datetime(1970, 1, 1, tzinfo=timezone.utc), "until": datetime(2200, 1, 1, tzinfo=timezone.utc)}
 
@@ -46,6 +46,19 @@ def reply_kind(claims: pd.DataFrame, reply: str | None) -> str | None:
         if not mine.empty:
             return mine["kind"].iloc[0]
     return claims["kind"].iloc[0]
+
+
+def claim_seq(claims: pd.DataFrame, reply: str | None):
+    """The seq of the said_but_not_done finding on the reply in question (usually none)."""
+    if claims.empty:
+        return None
+    mine = claims[claims["message_id"] == reply] if reply is not None else claims
+    v = (mine if not mine.empty else claims)["seq"].iloc[0]
+    return None if pd.isna(v) else int(v)
+
+
+def current_mark(frame: pd.DataFrame) -> dict | None:
+    return records(frame)[0] if not frame.empty else None
 
 
 def compact_json(value):
@@ -123,6 +136,32 @@ def verdict_box(v: Verdict) -> None:
         st.markdown("**What a correct system should have replied** (no false “done”, no internal terms, "
                     "a concrete next step):")
         st.markdown(f"> {safe.md(v.should_have_said_zh)}\n>\n> {safe.md(v.should_have_said_en)}")
+
+
+def review_section(db_path: str, task_id: str | None, message_id: str | None, seq, current: dict | None) -> None:
+    """The investigator's mark on this incident (queries/marks.py), kept beside the warehouse."""
+    key = marks.task_key(task_id, message_id)
+    if key is None:
+        return
+    st.markdown("**Review**" + (f" · marked {marks.WORDS[current['mark']]}"
+                                + (f": {safe.md(current['mark_note'])}" if current.get("mark_note") else "")
+                                if current and current.get("mark") else " · not marked yet"))
+    with st.form(f"review-{key}"):
+        c = st.columns([1, 2])
+        choice = c[0].radio("This incident is", marks.MARKS, format_func=marks.WORDS.get, horizontal=False,
+                            index=marks.MARKS.index(current["mark"]) if current and current.get("mark") else 0)
+        note = c[1].text_area("Note", value=(current or {}).get("mark_note") or "", max_chars=4000,
+                              placeholder="what you found, what was done")
+        if st.form_submit_button("Save mark"):
+            seq_value = None if seq is None or (isinstance(seq, float) and pd.isna(seq)) else int(seq)
+            try:
+                marks.add(db_path, marks.Mark(rule_id="said_but_not_done", task_key=key, seq=seq_value,
+                                              mark=choice, note=note.strip()))
+            except OSError as exc:
+                st.error(safe.md(f"Could not save the mark beside the warehouse ({marks.marks_path(db_path)}): "
+                                 f"{exc.strerror}. Ask whoever runs the dashboard to make that folder writable."))
+                return
+            st.rerun()
 
 
 def nearby_section(near: pd.DataFrame, tz: str) -> None:

@@ -35,6 +35,8 @@ import duckdb
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from . import marks
+
 from .sql_params import param_names
 from .warehouse.zones import check_zone
 
@@ -52,6 +54,8 @@ def sql(name: str) -> str:
 def prepare(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     """Define the session-local macros the queries use (safe on read-only connections)."""
     con.execute(sql("macros"))
+    # review marks (queries/marks.py): empty unless the caller registered the file beside the warehouse
+    con.execute(f"CREATE TEMP TABLE IF NOT EXISTS review_marks ({marks.COLUMNS})")
     return con
 
 

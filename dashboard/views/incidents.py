@@ -7,6 +7,7 @@ import streamlit as st
 __package__ = "trace_audit.dashboard.views"
 
 from .. import charts, context, sidebar, turns
+from ...queries import marks
 from ..safe import md, plain
 
 PAGE = 25
@@ -49,7 +50,8 @@ if rows.empty:
     st.stop()
 
 table = turns.times_as_text(rows, ctx.filters.tz).assign(reply=rows["reply"].fillna("").str.slice(0, 120))
-table = table[["event_time", "kind", "user_id", "conversation_id", "reply", "tools", "task_id", "message_id"]]
+table = table.assign(review=rows["mark"].map(lambda m: marks.WORDS.get(m, "") if isinstance(m, str) else ""))
+table = table[["event_time", "kind", "review", "user_id", "conversation_id", "reply", "tools", "task_id", "message_id"]]
 st.dataframe(table.rename(columns={"event_time": "time"}), hide_index=True,
              column_config={"reply": st.column_config.TextColumn("reply (excerpt)", width="large"),
                             "tools": st.column_config.TextColumn("tools used", width="medium")})
@@ -59,7 +61,8 @@ pages = (len(rows) + PAGE - 1) // PAGE
 page = st.number_input("Page", 1, max(pages, 1), 1, key="ta_incident_page") if pages > 1 else 1
 for i in range((page - 1) * PAGE, min(page * PAGE, len(rows))):
     r = rows.iloc[i]
-    label = plain(f"{ctx.ts(r['event_time'])} · {r['kind'].replace('_', ' ')} · {r['user_id']} · "
+    review = f"{marks.WORDS[r['mark']]} · " if isinstance(r["mark"], str) else ""
+    label = plain(f"{ctx.ts(r['event_time'])} · {r['kind'].replace('_', ' ')} · {review}{r['user_id']} · "
                   f"{(r['reply'] if isinstance(r['reply'], str) else '')[:60]}")
     st.page_link("views/investigate.py", label=md(label),
                  query_params=ctx.link_params(**turns.incident_link(r), kind=kind))

@@ -118,6 +118,11 @@ if task_row is None:  # a reply that no turn answers
     near = ctx.frame("turn_nearby", task_id=None, message_id=focus.get("message_id"),
                      conversation_id=focus.get("conversation_id"), user_id=focus.get("user_id"),
                      around_start=focus.get("created_at"), around_end=focus.get("created_at"))
+    if focus.get("reply_kind"):
+        seq = focus.get("finding_seq")
+        turns.review_section(ctx.wh.path, None, focus.get("message_id"), seq,
+                             turns.current_mark(ctx.frame("incident_mark", task_key="reply:" + focus["message_id"],
+                                                          seq=seq)))
     turns.nearby_section(near, f.tz)
     st.stop()
 
@@ -147,6 +152,11 @@ if task_row.get("started_at") is None and task_row.get("source_file"):
                f"{md(task_row.get('source_file'))}.")
 st.markdown(f"**Asked:** {md(task_row.get('goal'))}")
 turns.verdict_box(v)
+
+if reply_kind is not None:
+    seq = turns.claim_seq(claims, reply)
+    turns.review_section(ctx.wh.path, turn, reply, seq,
+                         turns.current_mark(ctx.frame("incident_mark", task_key=turn, seq=seq)))
 
 st.markdown("**Reply the user saw**")
 replies = msgs[msgs["role"] == "assistant"]

@@ -25,7 +25,15 @@ c[0].metric("Findings in period", f"{int(summary['findings'].sum()):,}",
 c[1].metric("Rules with findings", f"{summary['rule_id'].nunique():,}")
 c[2].metric("Rule runs", f"{len(runs):,}")
 st.plotly_chart(charts.rules_bar(summary), key="rules_bar")
-st.dataframe(summary, hide_index=True)
+precision = ctx.frame("rule_precision")
+shown = summary.merge(precision, on="rule_id", how="left") if not precision.empty else summary
+st.dataframe(shown, hide_index=True, column_config={
+    "precision": st.column_config.NumberColumn("precision (from review marks)", format="percent"),
+    "false_alarm": st.column_config.NumberColumn("false alarms")})
+st.caption("Precision: of the findings investigators marked, the share that were real (confirmed or handled, "
+           "against false alarms). Marks are kept beside the warehouse and outlive rule runs and re-ingest."
+           if not precision.empty else "No finding has a review mark yet: mark incidents in Investigate to see "
+           "each rule's precision here.")
 
 st.subheader("Run history")
 failed = runs[runs["failed_rules"] > 0]

@@ -1,7 +1,8 @@
 -- incidents_list: the said-but-not-done findings of the period, newest first (undated ones
 -- after, in source order), with the reply, the reply's message id (so a reply with no turn
--- opens too) and the tools the turn used. $kind (or NULL) keeps one kind. The evidence JSON
--- is read and the turns are looked up only for the rows shown (after the LIMIT).
+-- opens too), the tools the turn used and its review mark (review_marks, queries/marks.py).
+-- $kind (or NULL) keeps one kind. The evidence JSON is read and the turns are looked up only
+-- for the rows shown (after the LIMIT).
 WITH picked AS (
     SELECT f.event_time, f.task_id, f.user_id, f.conversation_id, f.seq, f.message, f.severity, f.evidence
     FROM findings f
@@ -28,6 +29,8 @@ WITH picked AS (
 SELECT inc.event_time, inc.kind, inc.user_id, inc.conversation_id, inc.task_id, inc.message_id,
        coalesce(inc.evidence_reply, inc.final_answer) AS reply,
        CASE WHEN inc.task_id IS NULL THEN '(no turn)' ELSE coalesce(u.tools, '(no tool step)') END AS tools,
-       inc.message, inc.agent_version
+       inc.message, inc.agent_version, rm.mark, rm.note AS mark_note
 FROM inc LEFT JOIN used u USING (task_id)
+LEFT JOIN review_marks rm ON rm.rule_id = 'said_but_not_done'
+     AND rm.task_key = coalesce(inc.task_id, 'reply:' || inc.message_id) AND rm.seq IS NOT DISTINCT FROM inc.seq
 ORDER BY inc.event_time DESC NULLS LAST, inc.task_id NULLS LAST, inc.message_id
