@@ -95,7 +95,7 @@ class WriteTools(_Strict):
     replace_defaults: bool = False
     unchecked_sources: list[str] = Field(
         default_factory=lambda: ["chat", "otlp", "inspect", "swe-agent", "ag2", "langchain", "langsmith",
-                                 "openai-agents", "langfuse", "phoenix"],
+                                 "openai-agents", "langfuse"],
         description="task sources that cannot record a read-back: a success step with verified NULL counts as done")
 
 

@@ -33,6 +33,7 @@ FIXTURES = {
                                                  "create_reminder", "failed"),
     GOLDEN / "langfuse" / "trace_download.json": ("langfuse:7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e01", "create_reminder", "failed"),
     GOLDEN / "langfuse" / "client_download.json": ("langfuse:7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e02", "send_message", "partial"),
+    GOLDEN / "phoenix" / "spans.parquet": ("0af7651916cd43dd8448eb211c80319c", "cancel_event", "partial"),
     # OTLP spans of stacks whose attributes the OTLP mapping reads (docs/opentelemetry.md)
     GOLDEN / "otlp_agents" / "pydantic_ai.json": ("4bf92f3577b34da6a3ce929d0e0e4736", "save_note", "failed"),
     GOLDEN / "otlp_agents" / "mcp.json": ("5bf92f3577b34da6a3ce929d0e0e4738", "create_event", "failed"),

@@ -32,3 +32,41 @@ def test_langsmith_parquet_style_json_text_fields_are_parsed(tmp_path, db_path):
     ingest([str(path)], db_path, progress=False)
     assert query(db_path, "SELECT tool, status, error, args ->> '$.text' FROM steps") == [
         ("save_note", "failed", "disk full", "hi")]
+
+
+def test_langsmith_bulk_export_parquet_reads_like_the_json_runs(tmp_path, db_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from datetime import datetime, timezone
+
+    runs = [json.loads(line) for line in (GOLDEN / "langsmith" / "runs.jsonl").read_text().splitlines()]
+    rows = []
+    for r in runs:  # the bulk export: JSON text for the objects, timestamps for the times
+        row = {k: (json.dumps(v) if k in ("inputs", "outputs", "extra") and v is not None else v) for k, v in r.items()}
+        for k in ("start_time", "end_time"):
+            row[k] = datetime.fromisoformat(r[k].replace("Z", "+00:00")).replace(tzinfo=timezone.utc)
+        row["tags"] = r["tags"] or None
+        rows.append(row)
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "runs.parquet")
+    ingest([str(tmp_path / "runs.parquet")], db_path, progress=False)
+    parquet_steps = query(db_path, "SELECT task_id, seq, tool, status, error, args, started_at FROM steps ORDER BY 1, 2")
+    parquet_msgs = query(db_path, "SELECT message_id, role, content FROM messages ORDER BY 1")
+    other = str(tmp_path / "json.duckdb")
+    ingest([str(GOLDEN / "langsmith" / "runs.jsonl")], other, progress=False)
+    assert parquet_steps == query(other, "SELECT task_id, seq, tool, status, error, args, started_at FROM steps ORDER BY 1, 2")
+    assert parquet_msgs == query(other, "SELECT message_id, role, content FROM messages ORDER BY 1")
+    assert len(parquet_steps) == 2 and len(parquet_msgs) == 6
+
+
+def test_phoenix_columns_one_level_deep_read_like_the_flat_ones():
+    from trace_audit.ingest.read.formats.parquet_spans import phoenix_span
+
+    flat = {"name": "t", "span_kind": "TOOL", "context.span_id": "a1", "context.trace_id": "b2", "status_code": "ERROR",
+            "attributes.tool.name": "save", "attributes.llm.input_messages": [{"message.role": "user", "message.content": "hi"}]}
+    nested = {"name": "t", "span_kind": "TOOL", "context.span_id": "a1", "context.trace_id": "b2", "status_code": "ERROR",
+              "attributes.tool": {"name": "save"}, "attributes.llm": {"input_messages": [{"message": {"role": "user", "content": "hi"}}]}}
+    assert phoenix_span(flat) == phoenix_span(nested)
+    keys = [a["key"] for a in phoenix_span(flat)["attributes"]]
+    assert keys == ["tool.name", "llm.input_messages.0.message.role", "llm.input_messages.0.message.content",
+                    "openinference.span.kind"]
+    assert phoenix_span(flat)["status"] == {"code": 2}

@@ -96,7 +96,8 @@ LOOKS_LIKE = [
                                                            "no trajectory: ingest the run's .traj files"),
     ({"dotted_order"}, "a LangSmith run without `run_type` (tool, llm, chain...), which the langsmith reader "
                        "needs to tell a tool call from a model call: export the runs with every field"),
-    ({"context.span_id"}, "a Phoenix span, which is not read yet"),
+    ({"context.span_id"}, "a Phoenix span as JSON, which is not read: save the trace dataset as Parquet "
+                          "(TraceDataset.save or get_spans_dataframe().to_parquet()) or send the spans over OTLP"),
 ]
 
 

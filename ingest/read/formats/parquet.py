@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..framing import Frame
+from . import parquet_spans
 from ....queries.warehouse.tables import PARQUET_TABLE_KEY, TRACE_TABLES
 from ....queries.warehouse.types import columns
 
@@ -59,6 +60,10 @@ def parquet_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> It
         pf = pq.ParquetFile(pa.BufferReader(data))
     except (pa.ArrowInvalid, OSError) as exc:
         yield Frame(errors=[(1, "<Parquet>", f"not a readable Parquet file ({exc})")], bytes_read=counter.count)
+        return
+    spans = parquet_spans.kind_of(set(pf.schema_arrow.names))
+    if spans is not None:  # LangSmith's bulk export, a Phoenix trace dataset: records for their readers
+        yield from parquet_spans.frames(spans, pf, counter)
         return
     table = _table_of(pf)
     if table is None:
