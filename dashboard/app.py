@@ -33,6 +33,8 @@ PAGES = [
     st.Page("views/stuck.py", title="Stuck tasks", icon=":material/hourglass_top:", url_path="stuck"),
     st.Page("views/trends.py", title="Tool trends", icon=":material/trending_up:", url_path="trends"),
     st.Page("views/investigate.py", title="Investigate", icon=":material/search:", url_path="investigate"),
+    st.Page("views/users.py", title="Users", icon=":material/person:", url_path="users"),
+    st.Page("views/conversations.py", title="Conversations", icon=":material/forum:", url_path="conversations"),
     st.Page("views/weekly.py", title="Weekly review", icon=":material/calendar_month:", url_path="weekly"),
     st.Page("views/rules.py", title="Rules", icon=":material/rule:", url_path="rules"),
 ]

@@ -164,6 +164,47 @@ def review_section(db_path: str, task_id: str | None, message_id: str | None, se
             st.rerun()
 
 
+def turn_list_section(ctx, rows: pd.DataFrame, what: str) -> None:
+    """A user's or a conversation's turns over time, each with its verdict and a link that opens it."""
+    if rows.empty:
+        st.info(f"No turn for this {what}.")
+        return
+    ids = tuple(t for t in rows["task_id"].dropna().tolist())
+    turn_out, _ = ctx.wh.call("outcomes", outcomes_of, ids) if ids else (pd.DataFrame(columns=["task_id", "outcome"]),
+                                                                          None)
+    by_task = dict(zip(turn_out["task_id"], turn_out["outcome"]))
+    out = rows.copy()
+    out["verdict"] = [verdict_words(by_task.get(t) if isinstance(t, str) else None,
+                                    k if isinstance(k, str) else None)
+                      for t, k in zip(out["task_id"], out["claim_kind"])]
+    base = ctx.link_params()
+    out["open"] = [_investigate_url(base, t, r) for t, r in zip(out["task_id"], out["claim_reply"])]
+    cols = ["started_at", "verdict", "task_id", "conversation_id", "user_id", "goal", "status", "agent_version",
+            "findings", "open"]
+    st.dataframe(times_as_text(out[cols], ctx.filters.tz), hide_index=True, column_config={
+        "started_at": st.column_config.TextColumn("started (empty: no time; in source order)"),
+        "goal": st.column_config.TextColumn("asked", width="large"),
+        "verdict": st.column_config.TextColumn(width="medium"),
+        "open": st.column_config.LinkColumn("open", display_text="investigate")})
+
+
+def verdict_words(turn_outcome, reply_kind) -> str:
+    from .verdict import headline
+
+    return headline(turn_outcome, reply_kind)
+
+
+def _investigate_url(base: dict, task_id, reply_id) -> str:
+    from urllib.parse import urlencode
+
+    q = dict(base)
+    if isinstance(task_id, str):
+        q["turn"] = task_id
+    if isinstance(reply_id, str):
+        q["reply"] = reply_id
+    return "/investigate?" + urlencode(q)
+
+
 def nearby_section(near: pd.DataFrame, tz: str) -> None:
     st.markdown("**Nearby, from other turns** (not this turn's evidence; each row names its turn)")
     if near.empty:

@@ -30,6 +30,17 @@ HEADLINE = {
 }
 
 
+def headline(turn_outcome: str | None, reply_kind: str | None) -> str:
+    """One turn's verdict in a word or two, for lists: the false claim's kind when a reply made
+    one (said_but_not_done), else what the turn's writes achieved (_turn_outcomes)."""
+    if reply_kind:
+        word = HEADLINE.get(reply_kind, reply_kind)
+        return ("done, but the reply is wrong" if word == "done" else word) + " — the reply claimed success"
+    if turn_outcome == "no_write":
+        return "nothing to save"
+    return HEADLINE.get(turn_outcome or "", turn_outcome or "no turn")
+
+
 @dataclass(frozen=True)
 class Verdict:
     outcome: str            # not executed | failed | unverified | not created | partly done | done | still running

@@ -29,6 +29,8 @@ PAGES = [  # url path ("" is the default page, Overview), text that must appear
     ("investigate", "Enter a user id"),
     ("weekly", "What changed"),
     ("rules", "Run history"),
+    ("users", "most incidents first"),
+    ("conversations", "most incidents first"),
 ]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,

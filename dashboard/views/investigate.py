@@ -151,6 +151,13 @@ if task_row.get("started_at") is None and task_row.get("source_file"):
     st.caption(f"This turn has no time; it is line {md(task_row.get('source_line'))} of "
                f"{md(task_row.get('source_file'))}.")
 st.markdown(f"**Asked:** {md(task_row.get('goal'))}")
+links = st.columns(2)
+if task_row.get("user_id"):
+    links[0].page_link("views/users.py", label=f"All turns of user {md(task_row['user_id'])} →",
+                       query_params=ctx.link_params(user=task_row["user_id"]))
+if task_row.get("conversation_id"):
+    links[1].page_link("views/conversations.py", label="The whole conversation →",
+                       query_params=ctx.link_params(conv=task_row["conversation_id"]))
 turns.verdict_box(v)
 
 if reply_kind is not None:

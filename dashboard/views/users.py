@@ -1,0 +1,41 @@
+"""Users: one user's turns over time with each turn's verdict; without a user, who is affected most."""
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+# Streamlit runs this file as a script, with no parent package; naming it lets the file
+# import its neighbours relatively (so the imports resolve for tools reading the checkout too).
+__package__ = "trace_audit.dashboard.views"
+
+from .. import context, sidebar, turns
+from ..safe import md
+
+ctx = context.get()
+f = ctx.filters
+st.title("Users")
+st.caption(f"One user's turns over time, each with its verdict (what the rules found the turn achieved). "
+           f"Times in {f.tz}.")
+user = st.text_input("User id", value=sidebar.page_param("user", ""), key="ta_users_user").strip() or None
+sidebar.set_page_params(user=user)
+
+if user is None:
+    top = ctx.frame("users_summary")
+    st.subheader(f"Users with turns in {f.since} – {f.until}, most incidents first")
+    if top.empty:
+        st.info("No user has a turn in this period.")
+    else:
+        base = ctx.link_params()
+        top = top.assign(open=["/users?" + urlencode({**base, "user": u}) for u in top["user_id"]])
+        st.dataframe(turns.times_as_text(top, f.tz), hide_index=True, column_config={
+            "undated": st.column_config.NumberColumn("turns with no time"),
+            "open": st.column_config.LinkColumn("open", display_text="their turns")})
+    st.stop()
+
+rows = ctx.frame("turn_list", user_id=user, conversation_id=None, limit=500)
+st.subheader(f"User {md(user)}: {len(rows):,} turn(s)" + (" (newest 500)" if len(rows) == 500 else ""))
+c = st.columns(3)
+c[0].metric("Turns", f"{int(rows['task_id'].notna().sum()):,}")
+c[1].metric("Replies that claimed what was not done", f"{int(rows['claim_kind'].notna().sum()):,}")
+c[2].metric("Conversations", f"{rows['conversation_id'].nunique():,}")
+turns.turn_list_section(ctx, rows, "user")

@@ -1,0 +1,62 @@
+"""Undated data is first-class: the real tau-bench airline transcripts (no timestamps at all)
+are counted on the Overview, opened by task id in Investigate with the replies in
+conversation order (…:2 before …:10), listed on the incident page and searchable."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_dashboard_pages import app, texts
+from test_dashboard_people import TAU
+from trace_audit.ingest.load.loader import ingest
+from trace_audit.queries.engine import run_rules
+from trace_audit.queries.warehouse import db
+
+
+@pytest.fixture(scope="module")
+def tau_db(tmp_path_factory) -> str:
+    path = str(tmp_path_factory.mktemp("tau") / "tau.duckdb")
+    ingest([str(TAU)], path, progress=False)
+    con = db.connect(path)
+    try:
+        assert con.execute("SELECT count(*), count(started_at) FROM tasks").fetchone() == (20, 0)
+        run_rules(con)
+    finally:
+        con.close()
+    return path
+
+
+def test_overview_counts_the_20_undated_turns(monkeypatch, tau_db):
+    at = app(monkeypatch, tau_db)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Turns without a time"] == "20"
+
+
+def test_investigate_opens_the_task_with_replies_in_conversation_order(monkeypatch, tau_db):
+    at = app(monkeypatch, tau_db, "investigate", task="tau:airline:5:0")
+    body = texts(at)
+    assert "Turn tau:airline:5:0" in body
+    assert not any("No turn matches" in w.value for w in at.warning)
+    conv = next(d.value for d in at.dataframe if "position" in d.value.columns)
+    positions = conv["position"].tolist()
+    assert positions == sorted(positions) and 10 in positions and 2 in positions
+    ids = conv["message_id"].tolist()
+    assert ids.index("tau:airline:5:0:2") < ids.index("tau:airline:5:0:10")
+    verdicts = [b.value for kind in (at.error, at.warning, at.success) for b in kind if "Verdict:" in b.value]
+    assert len(verdicts) == 1
+
+
+def test_undated_turns_are_found_by_text_and_user(monkeypatch, tau_db):
+    import duckdb
+
+    con = duckdb.connect(tau_db, read_only=True)
+    user, = con.execute("SELECT user_id FROM tasks WHERE task_id = 'tau:airline:5:0'").fetchone()
+    con.close()
+    at = app(monkeypatch, tau_db, "investigate", user=user)
+    body = texts(at)
+    hits = next(d.value for d in at.dataframe if "reply_id" in d.value.columns)
+    assert set(hits["task_id"]) == {"tau:airline:4:0", "tau:airline:5:0"}  # undated, yet listed
+    assert hits["task_id"].tolist() == ["tau:airline:4:0", "tau:airline:5:0"]  # in source order
+    assert re.search(r"tau:airline", body)
