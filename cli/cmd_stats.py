@@ -42,6 +42,10 @@ def run(args) -> int:
                 print(f"... {counts['ingest_errors'] - len(rows)} more (use --limit)")
             return 0
         counts["otel_spans"] = con.execute("SELECT count(*) FROM otel_spans").fetchall()[0][0]
+        # A warehouse written before the logs signal was read has no otel_logs until its next write.
+        has_logs = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'otel_logs'")
+        if has_logs.fetchall()[0][0]:
+            counts["otel_logs"] = con.execute("SELECT count(*) FROM otel_logs").fetchall()[0][0]
     finally:
         con.close()
     spool = Path(args.spool or f"{path}.otlp-spool")  # the receiver's default_spool_dir

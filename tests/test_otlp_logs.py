@@ -161,6 +161,9 @@ def test_sdk_log_events_supply_the_turns_texts(receiver, transport, details_even
     assert len(stored) == (3 if details_event else 7) and all(name for _, name in stored)
     assert receiver.stats.logs_accepted == len(stored) and receiver.stats.logs_rejected == 0
     assert said_but_not_done(path) == [(REQUEST, REPLY)]
+    out = subprocess.run([sys.executable, "-m", "trace_audit.cli.main", "stats", "--db", path, "--json"],
+                         capture_output=True, text=True, timeout=60)
+    assert json.loads(out.stdout)["otel_logs"] == len(stored)
 
 
 def test_logs_before_spans_and_again_are_the_same_turn(tmp_path):
