@@ -70,3 +70,17 @@ def test_phoenix_columns_one_level_deep_read_like_the_flat_ones():
     assert keys == ["tool.name", "llm.input_messages.0.message.role", "llm.input_messages.0.message.content",
                     "openinference.span.kind"]
     assert phoenix_span(flat)["status"] == {"code": 2}
+
+
+def test_a_span_record_that_cannot_be_read_is_quarantined_and_the_others_load(tmp_path, db_path):
+    lines = (GOLDEN / "openai_agents" / "batches.jsonl").read_text().splitlines()
+    bad_item = {"object": "trace.span", "id": "span_x", "trace_id": "trace_x", "span_data": "not an object"}
+    bad_time = {"object": "trace.span", "id": "span_y", "trace_id": "trace_y", "started_at": "yesterday",
+                "span_data": {"type": "function", "name": "save"}}
+    path = tmp_path / "spans.jsonl"
+    path.write_text("\n".join([lines[0], json.dumps(bad_item), json.dumps(bad_time), lines[1]]) + "\n")
+    ingest([str(path)], db_path, progress=False)
+    assert query(db_path, "SELECT count(*) FROM tasks") == [(2,)]
+    assert query(db_path, "SELECT line, reason FROM ingest_errors ORDER BY line") == [
+        (2, "field item.span_data: expected an object, got str"),
+        (3, "field item.started_at: expected epoch seconds or an ISO 8601 time, got 'yesterday'")]

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Iterator
 
 import pyarrow as pa
 
@@ -100,6 +100,25 @@ class Rows:
     audit_logs: list[dict[str, Any]] = field(default_factory=list)
 
 
+def each_record(name: str, records: list[tuple[int, str]], read: Callable[[Any, int], Any],
+                errors: list[tuple[int, str, str]]) -> Iterator[tuple[int, str, Any]]:
+    """(line, raw, what `read(parsed record, line)` made of it) for every record it could use; the
+    others go to `errors` with the reason (a RowError's own words, else what went wrong)."""
+    for line, raw in records:
+        try:
+            got = read(json.loads(raw), line)
+        except RowError as exc:
+            errors.append((line, raw, str(exc)))
+            continue
+        except RecursionError:
+            errors.append((line, raw, f"{name} record is nested too deeply to read"))
+            continue
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            errors.append((line, raw, f"{name} record could not be read: {type(exc).__name__}: {exc}"))
+            continue
+        yield line, raw, got
+
+
 class PythonReader(Reader):
     """Subclasses implement `rows(record: dict, ctx: RecordContext) -> Rows`."""
 
@@ -109,19 +128,7 @@ class PythonReader(Reader):
     def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], "RecordContext"]) -> Decoded:
         out = Decoded()
         buckets: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
-        for line, raw in records:
-            try:
-                record = json.loads(raw)
-                got = self.rows(record, ctx_factory(line))
-            except RowError as exc:
-                out.errors.append((line, raw, str(exc)))
-                continue
-            except RecursionError:
-                out.errors.append((line, raw, f"{self.name} record is nested too deeply to read"))
-                continue
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                out.errors.append((line, raw, f"{self.name} record could not be read: {type(exc).__name__}: {exc}"))
-                continue
+        for line, _, got in each_record(self.name, records, lambda r, line: self.rows(r, ctx_factory(line)), out.errors):
             for table in TABLES:
                 for row in getattr(got, table):
                     row.setdefault("source_line", line)

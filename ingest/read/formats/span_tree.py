@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Iterable
 
-from ..base import Decoded, PythonReader, RecordContext, RowError, Rows, TABLES, rows_to_table
+from ..base import Decoded, PythonReader, RecordContext, RowError, Rows, TABLES, each_record, rows_to_table
 from .conversation import Transcript, content_text, looks_like_message, message, parsed_json
 from .seed001 import text_or_json
 
@@ -229,18 +229,8 @@ class SpanTreeReader(PythonReader):
         out = Decoded()
         traces: dict[str, list[Span]] = {}
         raws: dict[int, str] = {}
-        for line, raw in records:
-            try:
-                got = list(self.spans(json.loads(raw), ctx_factory(line)))
-            except RowError as exc:
-                out.errors.append((line, raw, str(exc)))
-                continue
-            except RecursionError:
-                out.errors.append((line, raw, f"{self.name} record is nested too deeply to read"))
-                continue
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                out.errors.append((line, raw, f"{self.name} record could not be read: {type(exc).__name__}: {exc}"))
-                continue
+        for line, raw, got in each_record(self.name, records, lambda r, line: list(self.spans(r, ctx_factory(line))),
+                                          out.errors):
             raws[line] = raw
             for s in got:
                 s.line = s.line or line
@@ -250,9 +240,10 @@ class SpanTreeReader(PythonReader):
             first = min(s.line for s in spans)
             try:
                 got = self.trace(trace_id, spans, ctx_factory(first))
-            except RowError as exc:
+            except (RowError, KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+                said = str(exc) if isinstance(exc, RowError) else f"could not be read: {type(exc).__name__}: {exc}"
                 lines = sorted({s.line for s in spans})
-                out.errors.extend((ln, raws.get(ln, ""), f"{self.name} trace {trace_id}: {exc}") for ln in lines)
+                out.errors.extend((ln, raws.get(ln, ""), f"{self.name} trace {trace_id}: {said}") for ln in lines)
                 continue
             for table in TABLES:
                 for row in getattr(got, table):
