@@ -20,7 +20,6 @@ from .safe import md
 
 ALL = "(all)"
 DEFAULT_DAYS = 7
-GLOBAL_KEYS = ("from", "to", "version", "tool", "tz", "run")
 
 
 def _qp(name: str) -> str | None:

@@ -42,7 +42,6 @@ from .warehouse.zones import check_zone
 
 WIDE = timedelta(days=36525)
 DEFAULT_LIMIT = 500
-SAID_BUT_NOT_DONE = "said_but_not_done"
 
 
 @lru_cache(maxsize=None)

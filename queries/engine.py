@@ -177,10 +177,6 @@ def _bind(rule: Rule, plan: Plan) -> dict[str, Any]:
     return out
 
 
-def _exclude_writes(plan: Plan) -> str:
-    return list_param(plan.config.write_tools.exclude)
-
-
 def model_order(models: list[Rule]) -> list[Rule]:
     """The turn-model files in an order where each comes after the files it `uses`
     (file-name order otherwise); a cycle is a RuleLoadError naming the files."""
@@ -382,15 +378,6 @@ def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | N
             raise
     result.seconds = round(time.perf_counter() - t0, 3)
     return result
-
-
-def cleanup(con: duckdb.DuckDBPyConnection) -> None:
-    """Drop the temp tables a run leaves on the connection."""
-    from .rulefile import builtin_rules_dir
-
-    models = [p.stem.lstrip("_") for p in builtin_rules_dir().glob("_*.sql")]
-    for name in ("_ta_stage", "_ta_out", "argument_bounds", "reply_readings", "tool_classes", *models):
-        con.execute(f"DROP TABLE IF EXISTS temp.{name}")
 
 
 __all__ = ["run_rules", "RunResult", "RuleOutcome", "EngineError", "ConfigError", "RuleLoadError", "plan_run",

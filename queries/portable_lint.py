@@ -50,10 +50,6 @@ def _line(node: exp.Expression) -> int:
     return 1
 
 
-def _is_text_call(node: exp.Expression) -> bool:
-    return isinstance(node, (exp.Substring, exp.Left, exp.Right))
-
-
 _CHECKS: list[tuple[type | tuple[type, ...], str, str]] = [
     (exp.Qualify, "QUALIFY", ROW_NUMBER_FIX),
     (exp.RegexpReplace, "regexp_replace", "test with regexp_matches(col, 'pattern') and do replacements in "

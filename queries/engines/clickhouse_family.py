@@ -8,7 +8,7 @@ from importlib import resources
 import pyarrow as pa
 from sqlglot import exp
 
-from .base import RULE_TABLES, Engine
+from .base import Engine
 
 # join_use_nulls: a LEFT JOIN miss is NULL (ClickHouse's default is the type's default value,
 # which breaks `coalesce(flag, 0) = 0` and `IS NULL` checks written for DuckDB).
@@ -32,10 +32,6 @@ _CH_TYPES = {
 def ddl(table: str) -> str:
     """CREATE TABLE IF NOT EXISTS for a warehouse table (queries/clickhouse/<table>.sql)."""
     return resources.files("trace_audit.queries").joinpath("clickhouse", f"{table}.sql").read_text("utf-8")
-
-
-def ddl_statements() -> list[tuple[str, str]]:
-    return [(t, ddl(t)) for t in RULE_TABLES]
 
 
 def ch_type(duckdb_type: str) -> str:

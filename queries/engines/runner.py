@@ -57,15 +57,14 @@ def _bound_params(rule: Rule, plan: rule_engine.Plan) -> dict[str, Any]:
     return rule_engine._bind(rule, plan)  # noqa: SLF001 - the one definition of parameter values
 
 
-def engine_sql(rule: Rule, plan: rule_engine.Plan, dialect: str, override_suffix: str | None = None,
-               sql: str | None = None) -> str:
+def engine_sql(rule: Rule, plan: rule_engine.Plan, dialect: str, override_suffix: str | None = None) -> str:
     """The SQL an engine runs for `rule`: its override file if present, else the rule transpiled."""
     params = _bound_params(rule, plan)
     if override_suffix and rule.path is not None:
         over = override_path(rule.path, override_suffix)
         if over.is_file():
             return tp.bind_text(over.read_text("utf-8").strip().rstrip(";"), params, dialect)
-    return tp.transpile(sql or rule.sql, params, dialect, key=None if sql else rule.sha256)
+    return tp.transpile(rule.sql, params, dialect, key=rule.sha256)
 
 
 def _reads(rule: Rule, tables: set[str]) -> set[str]:
@@ -75,15 +74,6 @@ def _reads(rule: Rule, tables: set[str]) -> set[str]:
     if declared is not None and getattr(rule.header, "uses", None) is not None:
         return set(declared) & tables
     return {t for t in tables if t != rule.table and re.search(rf"\b{t}\b", rule.sql)}
-
-
-def _model_sql(model: Rule, plan: rule_engine.Plan, dialect: str) -> str:
-    if (model.table == "write_steps" and plan.config.write_tools.exclude
-            and "write_tool_exclude_re" not in plan.globals):
-        # DuckDB deletes excluded tools after building write_steps; filtering is the same.
-        wrapped = tp.excluding_tools(model.sql, rule_engine._exclude_writes(plan))  # noqa: SLF001
-        return engine_sql(model, plan, dialect, sql=wrapped)
-    return engine_sql(model, plan, dialect)
 
 
 def _needed_models(plan: rule_engine.Plan) -> list[Rule]:
@@ -119,7 +109,7 @@ def _materialise_models(eng: Engine, plan: rule_engine.Plan) -> dict[str, str]:
                 failed[m.table] = f"depends on {', '.join(sorted(broken))}, which failed"
                 continue
             try:
-                eng.create_temp_table(m.table, _model_sql(m, plan, eng.dialect))
+                eng.create_temp_table(m.table, engine_sql(m, plan, eng.dialect))
                 done.add(m.table)
             except (EngineQueryError, tp.TranspileError) as exc:
                 failed[m.table] = f"{m.path.name}: {exc}"

@@ -296,9 +296,3 @@ def transpile(sql: str, params: dict[str, Any], dialect: str, key: str | None = 
             _GENERATED.clear()
         _GENERATED[memo] = out
     return out
-
-
-def excluding_tools(sql: str, regex: str) -> str:
-    """`sql` (DuckDB) keeping only rows whose tool does not match `regex` (NULL tools are kept)."""
-    return (f"SELECT * FROM ({sql}) AS _kept WHERE NOT coalesce(regexp_matches(tool, "
-            f"{exp.Literal.string(regex).sql(SOURCE_DIALECT)}), FALSE)")
