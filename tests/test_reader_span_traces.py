@@ -84,3 +84,27 @@ def test_a_span_record_that_cannot_be_read_is_quarantined_and_the_others_load(tm
     assert query(db_path, "SELECT line, reason FROM ingest_errors ORDER BY line") == [
         (2, "field item.span_data: expected an object, got str"),
         (3, "field item.started_at: expected epoch seconds or an ISO 8601 time, got 'yesterday'")]
+
+
+def test_langgraph_message_tuples_give_the_goal():
+    from trace_audit.ingest.read.formats.span_tree import said
+
+    assert said({"messages": [["user", "Book a table"], ["ai", "Booked."]]}, "user") == "Book a table"
+    assert said({"messages": [("human", "Book a table"), ("ai", "Booked.")]}, "assistant") == "Booked."
+    # an llm run's inputs: a batch of message lists
+    assert said({"messages": [[{"role": "system", "content": "s"}, {"role": "user", "content": "hi"}]]}, "user") == "hi"
+
+
+def test_langsmith_runs_without_trace_id_take_their_roots(tmp_path, db_path):
+    runs = [json.loads(line) for line in (GOLDEN / "langsmith" / "runs.jsonl").read_text().splitlines()]
+    older = [{k: v for k, v in r.items() if k not in ("trace_id", "dotted_order")} for r in runs]
+    older.append({"id": "orphan", "name": "save", "run_type": "tool", "parent_run_id": "nowhere",
+                  "start_time": "2026-11-08T00:00:00Z", "inputs": {}})
+    path = tmp_path / "runs.json"
+    path.write_text(json.dumps(older))
+    ingest([str(path)], db_path, progress=False)
+    assert query(db_path, "SELECT task_id, tool, status FROM steps ORDER BY 1") == [
+        (f"langsmith:{runs[0]['trace_id']}", "create_reminder", "failed"),
+        (f"langsmith:{runs[4]['trace_id']}", "book_table", "failed")]
+    [(reason,)] = query(db_path, "SELECT reason FROM ingest_errors")
+    assert "trace_id: missing" in reason and "nowhere" in reason

@@ -24,6 +24,7 @@ from .span_tree import LLM, OTHER, TOOL, Span, SpanTreeReader, required_id, root
 
 _KINDS = {"tool": TOOL, "llm": LLM, "chat_model": LLM, "chat": LLM}
 _META_KEYS = ("run_type", "dotted_order", "tags", "status")
+_UNPLACED = "\x00unplaced"
 
 
 def _runs(run: dict[str, Any], where: str, depth: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -49,6 +50,8 @@ class LangSmithReader(SpanTreeReader):
         for where, run in _runs(record, "run"):
             run_id = text_or_json(run.get("id"))
             trace_id = run.get("trace_id") or (run_id if run.get("parent_run_id") is None else None)
+            if trace_id is None and run.get("parent_run_id") is not None:
+                trace_id = _UNPLACED  # older runs name only their parent: placed by `linked`
             trace_id = required_id(trace_id, f"{where}.trace_id")
             kind = _KINDS.get(str(run.get("run_type") or "").lower(), OTHER)
             extra = parsed_json(run.get("extra"))
@@ -66,6 +69,24 @@ class LangSmithReader(SpanTreeReader):
                 input=parsed_json(run.get("inputs")), output=parsed_json(run.get("outputs")),
                 error=run.get("error"), status=run.get("status"), model=text_or_json(model),
                 meta={**meta, **({"metadata": metadata} if metadata and kind == OTHER else {})}))
+        return out
+
+    def linked(self, spans: list[Span], errors: list[tuple[int, str, str]], raws: dict[int, str]) -> list[Span]:
+        """Runs without `trace_id` (exports from before LangSmith wrote it) take their root's, found
+        through `parent_run_id` among the runs of the frame."""
+        by_id = {s.span_id: s for s in spans if s.span_id is not None}
+        out = []
+        for s in spans:
+            node, seen = s, set()
+            while node.trace_id == _UNPLACED and node.parent_id in by_id and node.parent_id not in seen:
+                seen.add(node.parent_id)
+                node = by_id[node.parent_id]
+            if node.trace_id == _UNPLACED:
+                errors.append((s.line, raws.get(s.line, ""), f"field run.trace_id: missing, and the run's parent "
+                                                              f"{s.parent_id} is not in the same file part to take it from"))
+                continue
+            s.trace_id = node.trace_id
+            out.append(s)
         return out
 
     def trace(self, trace_id: str, spans: list[Span], ctx: RecordContext) -> Rows:

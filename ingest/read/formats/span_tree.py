@@ -72,7 +72,8 @@ def said(value: Any, role: str, depth: int = 0) -> str | None:
                 return said(parsed, role, depth + 1)
         return text or None
     if isinstance(value, list):
-        if value and all(isinstance(v, list) for v in value):  # LangChain generations: [[{text, message}]]
+        if value and all(isinstance(v, list) and v and isinstance(v[0], dict) for v in value):
+            # LangChain generations: [[{text, message}]]; an llm run's inputs.messages: [[message, ...]]
             value = [g for batch in value for g in batch]
         for item in reversed(value):
             got = _message_text(item, role, depth)
@@ -91,7 +92,13 @@ def said(value: Any, role: str, depth: int = 0) -> str | None:
     return None
 
 
+_TUPLE_ROLES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant"}
+
+
 def _message_text(item: Any, role: str, depth: int) -> str | None:
+    if isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(x, str) for x in item):
+        # LangChain's message tuples, ("user", "text"), as LangGraph inputs are often written
+        return item[1].strip() or None if _TUPLE_ROLES.get(item[0].lower()) == role else None
     if not isinstance(item, dict):
         return item.strip() or None if isinstance(item, str) and role == "assistant" else None
     if looks_like_message(item):
@@ -225,16 +232,24 @@ class SpanTreeReader(PythonReader):
     def trace(self, trace_id: str, spans: list[Span], ctx: RecordContext) -> Rows:
         return trace_rows(self.name, trace_id, spans)
 
+    def linked(self, spans: list[Span], errors: list[tuple[int, str, str]], raws: dict[int, str]) -> list[Span]:
+        """The frame's spans with their trace ids settled (a format whose records may lack one
+        finds it here); those that cannot be placed go to `errors`."""
+        return spans
+
     def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], RecordContext]) -> Decoded:
         out = Decoded()
         traces: dict[str, list[Span]] = {}
         raws: dict[int, str] = {}
+        every: list[Span] = []
         for line, raw, got in each_record(self.name, records, lambda r, line: list(self.spans(r, ctx_factory(line))),
                                           out.errors):
             raws[line] = raw
             for s in got:
                 s.line = s.line or line
-                traces.setdefault(s.trace_id, []).append(s)
+                every.append(s)
+        for s in self.linked(every, out.errors, raws):
+            traces.setdefault(s.trace_id, []).append(s)
         buckets: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
         for trace_id, spans in traces.items():
             first = min(s.line for s in spans)
