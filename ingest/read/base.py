@@ -100,6 +100,26 @@ class Rows:
     audit_logs: list[dict[str, Any]] = field(default_factory=list)
 
 
+class RowBuckets:
+    """The rows of many records, by table, until they become the warehouse's Arrow tables."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
+
+    def add(self, got: Rows, line: int) -> None:
+        """A record's rows; those without a source line get `line`."""
+        for table in TABLES:
+            for row in getattr(got, table):
+                row.setdefault("source_line", line)
+                self.rows[table].append(row)
+
+    def into(self, out: Decoded) -> Decoded:
+        for table, rows in self.rows.items():
+            if rows:
+                out.add(table, rows_to_table(table, rows))
+        return out
+
+
 def each_record(name: str, records: list[tuple[int, str]], read: Callable[[Any, int], Any],
                 errors: list[tuple[int, str, str]]) -> Iterator[tuple[int, str, Any]]:
     """(line, raw, what `read(parsed record, line)` made of it) for every record it could use; the
@@ -127,16 +147,10 @@ class PythonReader(Reader):
 
     def decode_records(self, records: list[tuple[int, str]], ctx_factory: Callable[[int], "RecordContext"]) -> Decoded:
         out = Decoded()
-        buckets: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
+        buckets = RowBuckets()
         for line, _, got in each_record(self.name, records, lambda r, line: self.rows(r, ctx_factory(line)), out.errors):
-            for table in TABLES:
-                for row in getattr(got, table):
-                    row.setdefault("source_line", line)
-                    buckets[table].append(row)
-        for table, rows in buckets.items():
-            if rows:
-                out.add(table, rows_to_table(table, rows))
-        return out
+            buckets.add(got, line)
+        return buckets.into(out)
 
 
 # How naive times (a Python reader's datetimes without tzinfo) are read: set by the decoder

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Iterable
 
-from ..base import Decoded, PythonReader, RecordContext, RowError, Rows, TABLES, each_record, rows_to_table
+from ..base import Decoded, PythonReader, RecordContext, RowBuckets, RowError, Rows, each_record
 from .conversation import Transcript, content_text, looks_like_message, message, parsed_json
 from .seed001 import text_or_json
 
@@ -250,7 +250,7 @@ class SpanTreeReader(PythonReader):
                 every.append(s)
         for s in self.linked(every, out.errors, raws):
             traces.setdefault(s.trace_id, []).append(s)
-        buckets: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
+        buckets = RowBuckets()
         for trace_id, spans in traces.items():
             first = min(s.line for s in spans)
             try:
@@ -260,14 +260,8 @@ class SpanTreeReader(PythonReader):
                 lines = sorted({s.line for s in spans})
                 out.errors.extend((ln, raws.get(ln, ""), f"{self.name} trace {trace_id}: {said}") for ln in lines)
                 continue
-            for table in TABLES:
-                for row in getattr(got, table):
-                    row.setdefault("source_line", first)
-                    buckets[table].append(row)
-        for table, rows in buckets.items():
-            if rows:
-                out.add(table, rows_to_table(table, rows))
-        return out
+            buckets.add(got, first)
+        return buckets.into(out)
 
 
 def required_id(value: Any, where: str) -> str:
