@@ -17,9 +17,9 @@ from opentelemetry.exporter.otlp.proto.grpc.exporter import Compression
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 from opentelemetry.sdk.trace.export import SpanExportResult
 
+from test_otlp_receiver import rows
 from test_otlp_support import finished_spans, request_of, sample_turns
 from trace_audit.ingest.receive.receiver import Receiver, ReceiverConfig
-from trace_audit.queries.warehouse import db
 
 TRACE_EXPORT = "/opentelemetry.proto.collector.trace.v1.TraceService/Export"
 
@@ -34,14 +34,6 @@ def receiver(tmp_path):
     r = start(tmp_path, max_bytes=256 * 1024)
     yield r
     r.stop()
-
-
-def rows(db_path: str, sql: str) -> list[tuple]:
-    con = db.connect(db_path, read_only=True, wait_seconds=10)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def call(r: Receiver, body: bytes, method: str = TRACE_EXPORT, metadata=()):

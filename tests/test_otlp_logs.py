@@ -32,10 +32,9 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from test_otlp_receiver import post
+from test_otlp_receiver import post, rows
 from trace_audit.ingest.load.loader import ingest
 from trace_audit.ingest.receive.receiver import Receiver, ReceiverConfig
-from trace_audit.queries.warehouse import db
 
 T0 = 1_794_000_000_000_000_000
 EXAMPLES = Path("/work/shared/real_traces/otlp_proto_examples")
@@ -43,14 +42,6 @@ if not EXAMPLES.exists():  # CI's copy of shared/ sits beside the checkout
     EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "real_traces" / "otlp_proto_examples"
 REQUEST = "remind me at 8 tomorrow to call mum"
 REPLY = "OK, your reminder for 8:00 tomorrow is set."
-
-
-def rows(db_path: str, sql: str) -> list[tuple]:
-    con = db.connect(db_path, read_only=True, wait_seconds=10)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def emit_turn(tp: TracerProvider, lp: LoggerProvider, details_event: bool = False) -> None:

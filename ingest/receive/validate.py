@@ -101,15 +101,20 @@ def check_protobuf(body: bytes) -> Checked:
     out = Checked("pb")
     for rs in request.resource_spans:
         for ss in rs.scope_spans:
-            bad = [(i, p) for i, s in enumerate(ss.spans) if (p := span_problem(s))]
-            for i, problem in reversed(bad):
-                del ss.spans[i]
-            for _, problem in bad:
-                out.reject(problem)
-            out.accepted += len(ss.spans)
+            drop_bad(ss.spans, span_problem, out)
     if out.accepted:
         out.records.append(request.SerializeToString() if out.rejected else body)
     return out
+
+
+def drop_bad(items, problem_of, out: Checked) -> None:
+    """Remove the protobuf items (spans, log records) `problem_of` finds a problem in, counting both kinds."""
+    bad = [(i, p) for i, item in enumerate(items) if (p := problem_of(item))]
+    for i, _ in reversed(bad):
+        del items[i]
+    for _, problem in bad:
+        out.reject(problem)
+    out.accepted += len(items)
 
 
 # ---- JSON ---------------------------------------------------------------------------------------
@@ -173,14 +178,19 @@ def _structure(obj) -> list[tuple[dict, str, list[tuple[dict, list]]]]:
     return out
 
 
-def check_json(body: bytes, max_record_bytes: int = MAX_RECORD_BYTES) -> Checked:
+def read_json(body: bytes):
+    """(the parsed body, its text, whether it was other than plain UTF-8); Refused(400) for what is not JSON."""
     text, recoded = _text(body)
     try:
-        obj = json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant), text, recoded
     except ValueError as exc:
         raise Refused(400, f"the body is not valid JSON: {exc}") from exc
     except RecursionError:
         raise Refused(400, "the body is JSON nested too deeply to read") from None
+
+
+def check_json(body: bytes, max_record_bytes: int = MAX_RECORD_BYTES) -> Checked:
+    obj, text, recoded = read_json(body)
     if _SURROGATE_ESCAPE.search(body if not recoded else text.encode("utf-8", "surrogatepass")):
         try:
             dumps(obj).encode("utf-8")

@@ -8,14 +8,12 @@ acknowledged here is what the loader stores.
 
 from __future__ import annotations
 
-import json
-
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 
 from ..read.otlp.logs import json_record_values, json_structure, record_problem
 from ..read.otlp.spans import BadSpan, dumps
-from .validate import _SURROGATE_ESCAPE, Checked, Refused, _no_constant, _text
+from .validate import _SURROGATE_ESCAPE, Checked, Refused, drop_bad, read_json
 
 
 def check_logs_protobuf(body: bytes) -> Checked:
@@ -26,25 +24,14 @@ def check_logs_protobuf(body: bytes) -> Checked:
     out = Checked("logs.pb")
     for rl in request.resource_logs:
         for sl in rl.scope_logs:
-            bad = [(i, p) for i, r in enumerate(sl.log_records) if (p := record_problem(r))]
-            for i, _ in reversed(bad):
-                del sl.log_records[i]
-            for _, problem in bad:
-                out.reject(problem)
-            out.accepted += len(sl.log_records)
+            drop_bad(sl.log_records, record_problem, out)
     if out.accepted:
         out.records.append(request.SerializeToString() if out.rejected else body)
     return out
 
 
 def check_logs_json(body: bytes) -> Checked:
-    text, recoded = _text(body)
-    try:
-        obj = json.loads(text, parse_constant=_no_constant)
-    except ValueError as exc:
-        raise Refused(400, f"the body is not valid JSON: {exc}") from exc
-    except RecursionError:
-        raise Refused(400, "the body is JSON nested too deeply to read") from None
+    obj, _, recoded = read_json(body)
     try:
         tree = json_structure(obj)
     except BadSpan as exc:

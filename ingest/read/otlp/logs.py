@@ -27,8 +27,7 @@ from typing import Any
 import pyarrow as pa
 
 from .proto import attributes as pb_attributes, any_value as pb_any_value, INT64_MAX
-from .spans import BadSpan, _cut, _pick, attributes, any_value, dumps, hex_id, int64, micros
-from ....queries.warehouse.types import arrow_schema
+from .spans import BadSpan, _cut, _pick, attributes, any_value, columns_to_arrow, dumps, hex_id, int64
 
 SCOPE_KEYS = ("scopeLogs", "scope_logs", "instrumentationLibraryLogs", "instrumentation_library_logs")
 
@@ -70,19 +69,7 @@ class LogBatch:
         c["source_line"].append(line)
 
     def to_arrow(self) -> pa.Table:
-        schema = arrow_schema("otel_logs")
-        c = self.cols
-        n = len(self)
-        out = {}
-        for f in schema:
-            if f.name in ("logged_at", "observed_at"):
-                ns = pa.array(c["time_ns" if f.name == "logged_at" else "observed_ns"], pa.int64())
-                out[f.name] = micros(ns).cast(f.type)
-            elif f.name == "source_file":
-                out[f.name] = pa.nulls(n, f.type)
-            else:
-                out[f.name] = pa.array(c[f.name], f.type)
-        return pa.table(out, schema=schema)
+        return columns_to_arrow("otel_logs", self.cols, len(self), {"logged_at": "time_ns", "observed_at": "observed_ns"})
 
 
 def _time(value: Any, what: str) -> int:

@@ -160,30 +160,27 @@ def _body_text(body: Any) -> str | None:
     return _text_of_message(body)
 
 
-def event_user_text(events: list[tuple[str, Any, dict]]) -> str | None:
-    """The last user message among one span's events."""
+def _last_event_text(events, details_key: str, roles: tuple[str, ...], is_text_event) -> str | None:
     for name, body, attrs in reversed(events):
         if name == INFERENCE_DETAILS:
-            text = last_message_text(attrs.get("gen_ai.input.messages"), ("user", "human"))
-        elif name == "gen_ai.user.message" or (
-                name == "gen_ai.prompt" and isinstance(body, dict) and body.get("role") in ("user", "human")):
+            text = last_message_text(attrs.get(details_key), roles)
+        elif is_text_event(name, body):
             text = _body_text(body)
         else:
             continue
         if text:
             return text
     return None
+
+
+def event_user_text(events: list[tuple[str, Any, dict]]) -> str | None:
+    """The last user message among one span's events."""
+    return _last_event_text(events, "gen_ai.input.messages", ("user", "human"), lambda name, body: (
+        name == "gen_ai.user.message"
+        or (name == "gen_ai.prompt" and isinstance(body, dict) and body.get("role") in ("user", "human"))))
 
 
 def event_reply_text(events: list[tuple[str, Any, dict]]) -> str | None:
     """The reply among one span's events: the last reply event with text."""
-    for name, body, attrs in reversed(events):
-        if name == INFERENCE_DETAILS:
-            text = last_message_text(attrs.get("gen_ai.output.messages"), ("assistant", "model", "ai"))
-        elif name in ("gen_ai.choice", "gen_ai.completion"):
-            text = _body_text(body)
-        else:
-            continue
-        if text:
-            return text
-    return None
+    return _last_event_text(events, "gen_ai.output.messages", ("assistant", "model", "ai"),
+                            lambda name, body: name in ("gen_ai.choice", "gen_ai.completion"))

@@ -186,19 +186,22 @@ class SpanBatch:
         return len(self.cols["span_id"])
 
     def to_arrow(self) -> pa.Table:
-        schema = arrow_schema("otel_spans")
-        c = self.cols
-        n = len(self)
-        out = {}
-        for f in schema:
-            if f.name in ("started_at", "ended_at"):
-                ns = pa.array(c["start_ns" if f.name == "started_at" else "end_ns"], pa.int64())
-                out[f.name] = micros(ns).cast(f.type)
-            elif f.name == "source_file":
-                out[f.name] = pa.nulls(n, f.type)
-            else:
-                out[f.name] = pa.array(c[f.name], f.type)
-        return pa.table(out, schema=schema)
+        return columns_to_arrow("otel_spans", self.cols, len(self), {"started_at": "start_ns", "ended_at": "end_ns"})
+
+
+def columns_to_arrow(table: str, cols: dict[str, list[Any]], n: int, times: dict[str, str]) -> pa.Table:
+    """Column lists of a raw OTLP table to Arrow of its warehouse types; `times` maps each
+    timestamp column to the list of nanoseconds it is made of; source_file is the loader's."""
+    schema = arrow_schema(table)
+    out = {}
+    for f in schema:
+        if f.name in times:
+            out[f.name] = micros(pa.array(cols[times[f.name]], pa.int64())).cast(f.type)
+        elif f.name == "source_file":
+            out[f.name] = pa.nulls(n, f.type)
+        else:
+            out[f.name] = pa.array(cols[f.name], f.type)
+    return pa.table(out, schema=schema)
 
 
 def micros(ns: pa.Array) -> pa.Array:
