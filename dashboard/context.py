@@ -78,6 +78,15 @@ def setup(wh: Warehouse) -> bool:
     return True
 
 
+def metric_columns(n: int, per_row: int = 3) -> list:
+    """Columns for n key figures, at most `per_row` a row: at 800 px a row of six cuts the
+    figures themselves ("7…"); three a row keeps each value and label whole."""
+    cols: list = []
+    while len(cols) < n:
+        cols += st.columns(per_row)
+    return cols[:n]
+
+
 def no_rule_run_note() -> None:
     ctx = get()
     st.info("No rule run yet, so there are no findings to show. Run the rules with "

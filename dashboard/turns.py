@@ -188,6 +188,24 @@ def turn_list_section(ctx, rows: pd.DataFrame, what: str) -> None:
         "open": st.column_config.LinkColumn("open", display_text="investigate")})
 
 
+def who_is_affected(ctx, query: str, page: str, key: str, column: str, what: str, link_text: str) -> None:
+    """Without an id: the period's users (or conversations), most incidents first, each linking
+    to its own view."""
+    from urllib.parse import urlencode
+
+    f = ctx.filters
+    top = ctx.frame(query)
+    st.subheader(f"{what} with turns in {f.since} – {f.until}, most incidents first")
+    if top.empty:
+        st.info(f"No {what.lower()[:-1]} has a turn in this period.")
+        return
+    base = ctx.link_params()
+    top = top.assign(open=[f"/{page}?" + urlencode({**base, key: v}) for v in top[column]])
+    st.dataframe(times_as_text(top, f.tz), hide_index=True, column_config={
+        "undated": st.column_config.NumberColumn("turns with no time"),
+        "open": st.column_config.LinkColumn("open", display_text=link_text)})
+
+
 def verdict_words(turn_outcome, reply_kind) -> str:
     from .verdict import headline
 

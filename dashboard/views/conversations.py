@@ -1,7 +1,5 @@
 """Conversations: one conversation's messages in order and its turns with their verdicts."""
 
-from urllib.parse import urlencode
-
 import streamlit as st
 
 # Streamlit runs this file as a script, with no parent package; naming it lets the file
@@ -20,15 +18,8 @@ conv = st.text_input("Conversation id", value=sidebar.page_param("conv", ""), ke
 sidebar.set_page_params(conv=conv)
 
 if conv is None:
-    top = ctx.frame("conversations_summary")
-    st.subheader(f"Conversations with turns in {f.since} – {f.until}, most incidents first")
-    if top.empty:
-        st.info("No conversation has a turn in this period.")
-    else:
-        base = ctx.link_params()
-        top = top.assign(open=["/conversations?" + urlencode({**base, "conv": c}) for c in top["conversation_id"]])
-        st.dataframe(turns.times_as_text(top, f.tz), hide_index=True, column_config={
-            "open": st.column_config.LinkColumn("open", display_text="the conversation")})
+    turns.who_is_affected(ctx, "conversations_summary", "conversations", "conv", "conversation_id", "Conversations",
+                          "the conversation")
     st.stop()
 
 rows = ctx.frame("turn_list", user_id=None, conversation_id=conv, limit=500)

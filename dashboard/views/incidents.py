@@ -24,7 +24,7 @@ if not ctx.has_run:
 everything = ctx.plan("incidents")
 total = int(everything["daily"]["incidents"].sum())
 by_kind = everything["daily"].groupby("kind")["incidents"].sum().sort_values(ascending=False)
-cols = st.columns(1 + len(by_kind))
+cols = context.metric_columns(1 + len(by_kind))
 cols[0].metric("Incidents", f"{total:,}")
 for col, (k, n) in zip(cols[1:], by_kind.items()):
     col.metric(k.replace("_", " "), f"{int(n):,}")

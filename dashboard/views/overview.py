@@ -31,7 +31,7 @@ def metric(col, label, key, fmt="count", help=None):
                help=help)
 
 
-c = st.columns(6)
+c = context.metric_columns(6)
 metric(c[0], "Turns", "turns")
 metric(c[1], "Said but not done", "incidents",
        help="said_but_not_done findings of the selected rule run whose reply falls in the period")
@@ -50,7 +50,7 @@ if int(u["turns"]):
     st.info(f"{int(u['turns']):,} turns have no time (transcripts that record none, such as tau-bench). They "
             "belong to no day, so they are counted here in every period and are not in the daily trend; "
             "Investigate lists them in the order of their source.")
-    cu = st.columns(5)
+    cu = context.metric_columns(5)
     cu[0].metric("Turns without a time", f"{int(u['turns']):,}")
     cu[1].metric("Said but not done (no time)", f"{int(u['incidents']):,}")
     cu[2].metric("Verified rate of their writes",

@@ -18,7 +18,7 @@ st.caption("Steps whose read-back did not confirm the write, grouped by tool and
 d = ctx.plan("patterns")
 fp = sys_rank.rank_systemic(d["fingerprints"], d["previous"])
 total = int(d["hours"]["verified_false"].sum())
-c = st.columns(4)
+c = context.metric_columns(4, per_row=2)
 c[0].metric("verified=false steps", f"{total:,}")
 c[1].metric("Error patterns", f"{len(fp):,}")
 systemic = fp[fp["systemic"]] if not fp.empty else fp

@@ -1,7 +1,5 @@
 """Users: one user's turns over time with each turn's verdict; without a user, who is affected most."""
 
-from urllib.parse import urlencode
-
 import streamlit as st
 
 # Streamlit runs this file as a script, with no parent package; naming it lets the file
@@ -20,16 +18,7 @@ user = st.text_input("User id", value=sidebar.page_param("user", ""), key="ta_us
 sidebar.set_page_params(user=user)
 
 if user is None:
-    top = ctx.frame("users_summary")
-    st.subheader(f"Users with turns in {f.since} – {f.until}, most incidents first")
-    if top.empty:
-        st.info("No user has a turn in this period.")
-    else:
-        base = ctx.link_params()
-        top = top.assign(open=["/users?" + urlencode({**base, "user": u}) for u in top["user_id"]])
-        st.dataframe(turns.times_as_text(top, f.tz), hide_index=True, column_config={
-            "undated": st.column_config.NumberColumn("turns with no time"),
-            "open": st.column_config.LinkColumn("open", display_text="their turns")})
+    turns.who_is_affected(ctx, "users_summary", "users", "user", "user_id", "Users", "their turns")
     st.stop()
 
 rows = ctx.frame("turn_list", user_id=user, conversation_id=None, limit=500)

@@ -45,7 +45,7 @@ rep = ctx.wh.call("weekly_report", report.build_weekly, week, f.tz, f.run_id, ct
 st.caption(f"{rep.since} – {rep.until} ({f.tz}) against the week before · rule run {md(rep.run_id or '—')}")
 
 k = rep.kpis
-c = st.columns(5)
+c = context.metric_columns(5)
 for col, (key, label, kind) in zip(c, report.KPI_ROWS):
     cur, prev = k[key]["current"], k[key]["previous"]
     if kind == "rate":
