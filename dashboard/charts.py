@@ -3,6 +3,8 @@ shared by the pages and the HTML weekly report."""
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
@@ -15,10 +17,36 @@ KIND_COLORS = {
 HEIGHT = 320
 
 
+def _as_text(value):
+    """Plotly reads a subset of HTML in every label (<a href>, <b>, <br>): a tool name or an
+    agent version from the data is shown as its characters (entities, which plotly displays)."""
+    if isinstance(value, str):
+        return html.escape(value, quote=False)
+    return value
+
+
+def _text_only(fig: go.Figure) -> go.Figure:
+    for trace in fig.data:
+        for attr in ("x", "y", "text", "hovertext", "customdata"):
+            vals = getattr(trace, attr, None)
+            if vals is not None and not isinstance(vals, str) and len(vals) and any(isinstance(v, str) for v in vals):
+                try:
+                    setattr(trace, attr, [_as_text(v) for v in vals])
+                except ValueError:  # a property that takes numbers only
+                    pass
+        if getattr(trace, "name", None):
+            trace.name = _as_text(trace.name)
+        if getattr(trace, "legendgroup", None):
+            trace.legendgroup = _as_text(trace.legendgroup)
+    for ann in fig.layout.annotations or ():
+        ann.text = _as_text(ann.text)
+    return fig
+
+
 def _layout(fig: go.Figure, title: str | None = None, height: int = HEIGHT) -> go.Figure:
     fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
-    return fig
+    return _text_only(fig)
 
 
 def empty(message: str) -> go.Figure:

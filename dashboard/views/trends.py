@@ -7,6 +7,7 @@ import streamlit as st
 __package__ = "trace_audit.dashboard.views"
 
 from .. import analysis, charts, context, sidebar
+from ..safe import md
 
 ctx = context.get()
 f = ctx.filters
@@ -28,7 +29,7 @@ st.caption(f"Test: {analysis.TEST_RULE} (failure, verified=false and retry rates
            f"{f.since} – {f.until} against the {f.days} days before).")
 if rises:
     for r in rises:
-        st.error(r.sentence(), icon=":material/flag:")
+        st.error(md(r.sentence()), icon=":material/flag:")
 else:
     st.success("No tool's failure, verified=false or retry rate rose significantly.")
 
