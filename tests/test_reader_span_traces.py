@@ -108,3 +108,14 @@ def test_langsmith_runs_without_trace_id_take_their_roots(tmp_path, db_path):
         (f"langsmith:{runs[4]['trace_id']}", "book_table", "failed")]
     [(reason,)] = query(db_path, "SELECT reason FROM ingest_errors")
     assert "trace_id: missing" in reason and "nowhere" in reason
+
+
+def test_a_phoenix_span_as_json_is_quarantined_saying_what_to_do(tmp_path, db_path):
+    span = {"name": "agent", "context": {"trace_id": "t1", "span_id": "s1"}, "span_kind": "AGENT", "parent_id": None,
+            "start_time": "2026-11-08T09:00:00+00:00", "end_time": None, "status_code": "OK", "status_message": "",
+            "attributes": {"input": {"value": "hi"}}, "events": [], "conversation": None}
+    path = tmp_path / "spans.jsonl"
+    path.write_text(json.dumps(span) + "\n" + json.dumps({"context.span_id": "s2", "name": "x"}) + "\n")
+    ingest([str(path)], db_path, progress=False)
+    reasons = [r for (r,) in query(db_path, "SELECT reason FROM ingest_errors ORDER BY line")]
+    assert len(reasons) == 2 and all("looks like a Phoenix span as JSON" in r and "Parquet" in r for r in reasons)

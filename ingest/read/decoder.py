@@ -98,6 +98,8 @@ LOOKS_LIKE = [
                        "needs to tell a tool call from a model call: export the runs with every field"),
     ({"context.span_id"}, "a Phoenix span as JSON, which is not read: save the trace dataset as Parquet "
                           "(TraceDataset.save or get_spans_dataframe().to_parquet()) or send the spans over OTLP"),
+    ({"context", "span_kind", "attributes"}, "a Phoenix span as JSON, which is not read: save the trace dataset "
+                                             "as Parquet (TraceDataset.save) or send the spans over OTLP"),
 ]
 
 
