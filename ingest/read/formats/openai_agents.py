@@ -60,7 +60,9 @@ class OpenAIAgentsReader(SpanTreeReader):
         kind = _KINDS.get(str(data.get("type") or ""), OTHER)
         if kind == LLM and data.get("type") == "response":
             response = data.get("response") if isinstance(data.get("response"), dict) else {}
-            given, produced, model = data.get("input"), response.get("output"), response.get("model")
+            given = data.get("input")
+            produced = response.get("output") if response else data.get("output")
+            model = response.get("model") or data.get("model")
         else:
             given, produced, model = data.get("input"), data.get("output"), data.get("model")
         name = data.get("name")
@@ -87,5 +89,7 @@ class OpenAIAgentsReader(SpanTreeReader):
         metadata = {"workflow_name": head.name if head is not None else None, "metadata": info.get("metadata"),
                     "agents": agents, "guardrails": guards}
         # No span carries the turn's own request or answer: the model calls say them.
+        about = info.get("metadata") if isinstance(info.get("metadata"), dict) else {}
+        user = next((about[k] for k in ("user_id", "user") if about.get(k) not in (None, "")), None)
         return trace_rows(self.name, trace_id, spans, conversation_id=text_or_json(info.get("group_id")),
-                          metadata=metadata)
+                          user_id=text_or_json(user), metadata=metadata)
