@@ -222,3 +222,25 @@ def test_logs_partial_success_and_refusals(receiver):
     assert post(f"{receiver.url}/v1/logs", b'{"resourceLogs": 3}', "application/json")[0] == 400
     receiver.drain_once()
     assert rows(receiver.config.db_path, "SELECT count(*) FROM otel_logs") == [(1,)]
+
+
+def test_a_logs_request_over_the_record_limit_is_cut_not_quarantined(tmp_path):
+    """A JSON request larger than one record the loader reads is spooled as several, every record kept."""
+    from trace_audit.ingest.receive.validate_logs import check_logs_json
+
+    records = [{"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174",
+                "eventName": "gen_ai.user.message", "timeUnixNano": str(T0 + i),
+                "body": {"kvlistValue": {"values": [{"key": "content", "value": {"stringValue": f"{i} " + "x" * 900}}]}}}
+               for i in range(40)]
+    body = json.dumps({"resourceLogs": [{"resource": {"attributes": [
+        {"key": "service.name", "value": {"stringValue": "agent-svc"}}]},
+        "scopeLogs": [{"scope": {"name": "openai_v2"}, "logRecords": records}]}]}).encode()
+    checked = check_logs_json(body, max_record_bytes=8 * 1024)
+    assert (checked.accepted, checked.rejected) == (40, 0) and len(checked.records) > 4
+    assert all(len(r) <= 8 * 1024 for r in checked.records)
+    spool = tmp_path / "segment.otlp.logs.jsonl"
+    spool.write_bytes(b"".join(r + b"\n" for r in checked.records))
+    path = str(tmp_path / "w.duckdb")
+    assert ingest([str(spool)], path, progress=False).quarantined == 0
+    assert rows(path, "SELECT count(DISTINCT body), min(resource->>'service.name'), min(scope_name) FROM otel_logs") \
+        == [(40, "agent-svc", "openai_v2")]

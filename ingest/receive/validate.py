@@ -220,34 +220,37 @@ def check_json(body: bytes, max_record_bytes: int = MAX_RECORD_BYTES) -> Checked
     if len(payload) <= max_record_bytes:
         out.records.append(payload)
     else:
-        _split(tree, max_record_bytes, out)
+        split_request(tree, max_record_bytes, out)
     return out
 
 
-def _split(tree, limit: int, out: Checked) -> None:
-    """Cut a request into requests under `limit` bytes, each span kept with its resource and scope."""
+def split_request(tree, limit: int, out: Checked, request_key: str = "resourceSpans", scope_keys=SCOPE_KEYS,
+           item_keys: tuple[str, ...] = ("spans",), item: str = "span") -> None:
+    """Cut a request into requests under `limit` bytes, each item (span, log record) kept with its
+    resource and scope. `tree`: (resource entry, its scope key, [(scope entry, its items)])."""
     budget = limit // 2  # room for the resource and scope repeated around each group
 
     def flush(rs, sk, ss, group):
-        shell_rs = {k: v for k, v in rs.items() if k not in SCOPE_KEYS}
-        shell_ss = {k: v for k, v in ss.items() if k != "spans"}
-        payload = dumps({"resourceSpans": [{**shell_rs, sk: [{**shell_ss, "spans": group}]}]}).encode("utf-8")
-        if len(payload) > limit:  # one span, or its resource, alone over the limit
+        shell_rs = {k: v for k, v in rs.items() if k not in scope_keys}
+        shell_ss = {k: v for k, v in ss.items() if k not in item_keys}
+        payload = dumps({request_key: [{**shell_rs, sk: [{**shell_ss, item_keys[0]: group}]}]}).encode("utf-8")
+        if len(payload) > limit:  # one item, or its resource, alone over the limit
             out.accepted -= len(group)
             for _ in group:
-                out.reject(f"a span with its resource and scope is over the {limit // 1048576} MiB a record may hold")
+                out.reject(f"a {item} with its resource and scope is over the {limit // 1048576} MiB a record may hold")
         else:
             out.records.append(payload)
 
     for rs, sk, scopes in tree:
         for ss, _ in scopes:
             group, size = [], 0
-            for span in ss.get("spans") or ():
-                n = len(dumps(span).encode("utf-8"))
+            items = next((ss[k] for k in item_keys if ss.get(k) is not None), ())
+            for one in items:
+                n = len(dumps(one).encode("utf-8"))
                 if group and size + n > budget:
                     flush(rs, sk, ss, group)
                     group, size = [], 0
-                group.append(span)
+                group.append(one)
                 size += n
             if group:
                 flush(rs, sk, ss, group)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 
-from ..read.otlp.logs import json_record_values, json_structure, record_problem
+from ..read.otlp.logs import SCOPE_KEYS, json_record_values, json_structure, record_problem
 from ..read.otlp.spans import BadSpan, dumps
-from .validate import _SURROGATE_ESCAPE, Checked, Refused, drop_bad, read_json
+from .validate import _SURROGATE_ESCAPE, MAX_RECORD_BYTES, Checked, Refused, drop_bad, read_json, split_request
 
 
 def check_logs_protobuf(body: bytes) -> Checked:
@@ -30,14 +30,14 @@ def check_logs_protobuf(body: bytes) -> Checked:
     return out
 
 
-def check_logs_json(body: bytes) -> Checked:
+def check_logs_json(body: bytes, max_record_bytes: int = MAX_RECORD_BYTES) -> Checked:
     obj, _, recoded = read_json(body)
     try:
         tree = json_structure(obj)
     except BadSpan as exc:
         raise Refused(400, f"not an OTLP logs request: {exc}") from exc
     out = Checked("logs.jsonl")
-    for _, scopes in tree:
+    for _, _, scopes in tree:
         for sl, records in scopes:
             keep = []
             for rec in records:
@@ -51,12 +51,17 @@ def check_logs_json(body: bytes) -> Checked:
             out.accepted += len(keep)
     if not out.accepted:
         return out
-    if not out.rejected and not recoded and not _SURROGATE_ESCAPE.search(body):
+    if not out.rejected and not recoded and not _SURROGATE_ESCAPE.search(body) and len(body) <= max_record_bytes:
         out.records.append(body)
         return out
     try:
-        out.records.append(dumps(obj).encode("utf-8"))
+        payload = dumps(obj).encode("utf-8")
     except UnicodeEncodeError as exc:
         raise Refused(400, "the body holds a lone surrogate escape (\\ud800-\\udfff without its pair), "
                            "which is not valid Unicode") from exc
+    if len(payload) <= max_record_bytes:
+        out.records.append(payload)
+    else:  # one record of the loader's at most: cut into requests, each record with its resource and scope
+        split_request(tree, max_record_bytes, out, "resourceLogs", SCOPE_KEYS, ("logRecords", "log_records"),
+                      "log record")
     return out

@@ -82,8 +82,8 @@ def _time(value: Any, what: str) -> int:
 # ---- OTLP/JSON ---------------------------------------------------------------------------------
 
 
-def json_structure(obj: Any) -> list[tuple[dict, list[tuple[dict, list]]]]:
-    """[(resourceLogs entry, [(scope entry, its log records)])]; BadSpan for a request that is not
+def json_structure(obj: Any) -> list[tuple[dict, str, list[tuple[dict, list]]]]:
+    """[(resourceLogs entry, its scope key, [(scope entry, its log records)])]; BadSpan for a request that is not
     OTLP logs as a whole (what the receiver answers 400 and a file quarantines)."""
     if not isinstance(obj, dict):
         raise BadSpan("an OTLP logs request must be a JSON object with resourceLogs")
@@ -110,7 +110,7 @@ def json_structure(obj: Any) -> list[tuple[dict, list[tuple[dict, list]]]]:
             if not isinstance(records, list):
                 raise BadSpan(f"resourceLogs[{ri}].{key}[{si}].logRecords must be a JSON array")
             pairs.append((sl, records))
-        out.append((rl, pairs))
+        out.append((rl, key, pairs))
     return out
 
 
@@ -139,7 +139,7 @@ _SEVERITY_NAMES = {f"SEVERITY_NUMBER_{n}": i for i, n in enumerate(
 def add_json_request(obj: Any, line: int, batch: LogBatch, errors: list[tuple[int, str, str]]) -> tuple[int, int]:
     """Add the records of one parsed OTLP/JSON logs request; returns (accepted, rejected)."""
     accepted = rejected = 0
-    for rl, scopes in json_structure(obj):
+    for rl, _, scopes in json_structure(obj):
         resource_text = dumps(attributes((rl.get("resource") or {}).get("attributes")))
         for sl, records in scopes:
             scope = sl.get("scope") or _pick(sl, "instrumentationLibrary", "instrumentation_library") or {}
