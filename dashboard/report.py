@@ -141,8 +141,8 @@ DASHBOARD_URL_ENV = "TRACE_AUDIT_DASHBOARD_URL"
 
 
 def dashboard_url() -> str:
-    """Where the dashboard is served, for the report's links: $TRACE_AUDIT_DASHBOARD_URL (set by
-    `trace-audit dashboard` for the pages it serves), else the default local address."""
+    """Where the dashboard is served, for the report's links: $TRACE_AUDIT_DASHBOARD_URL (the
+    address people open it at, e.g. behind a proxy), else `trace-audit dashboard`'s default."""
     import os
 
     return os.environ.get(DASHBOARD_URL_ENV) or "http://localhost:8501"
