@@ -68,7 +68,7 @@ def test_json_array_cut_short(tmp_path, db_path):
     ingest([str(path)], db_path)
     assert query(db_path, "SELECT task_id FROM tasks ORDER BY 1") == [("1",), ("2",)]
     (reason,) = error_lines(db_path, str(path)).values()
-    assert reason.startswith("invalid JSON in array element") and "rest of the array could not be read" in reason
+    assert reason.startswith("invalid JSON in array element") and "no readable element followed" in reason
 
 
 def test_single_pretty_printed_object(tmp_path, db_path):
@@ -144,3 +144,20 @@ def test_text_after_a_json_array_is_reported_not_dropped(tmp_path, db_path):
     assert query(db_path, "SELECT task_id FROM tasks") == [("1",)]
     assert error_lines(db_path, str(path)) == {
         4: "text after the end of the JSON array was not read; put one JSON document in a file, or write JSON lines"}
+
+
+def test_a_syntax_error_in_a_json_array_loses_only_that_element(tmp_path, db_path):
+    """10,000 elements, one broken: 9,999 stored, 1 quarantined with its byte range, none in neither."""
+    for name, indent in (("one-line.json", None), ("pretty.json", 2)):
+        path = tmp_path / name
+        text = json.dumps([task(i) for i in range(10_000)], indent=indent)
+        broken = text.replace('"id": 5000,', '"id": 5000 oops,', 1)
+        assert broken != text
+        path.write_text(broken, encoding="utf-8")
+        ingest([str(path)], db_path)
+        assert query(db_path, "SELECT count(*) FROM tasks WHERE task_id <> '5000'")[0][0] == 9_999
+        assert query(db_path, "SELECT count(*) FROM tasks WHERE task_id = '5000'")[0][0] == 0
+        (reason,) = error_lines(db_path, str(path)).values()
+        assert "reading went on at the next element" in reason and " could not be read" in reason
+        a, b = map(int, reason.split("bytes ", 1)[1].split(" ", 1)[0].split("-"))
+        assert '5000 oops' in broken.encode()[a:b].decode() and b - a < 400

@@ -30,6 +30,8 @@ from typing import BinaryIO, Callable, Iterable, Iterator
 import numpy as np
 import pyarrow as pa
 
+from .array_resync import byte_range, next_element
+
 BLOCK_BYTES = 32 * 1024 * 1024
 DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024
 RAW_KEEP_CHARS = 2000  # how much of a bad record is kept in ingest_errors
@@ -351,6 +353,12 @@ def _line_of(text: str, pos: int, cache: list[int]) -> int:
 _LONE_SURROGATE = re.compile("[\udc80-\udcff]")
 
 
+def _first_column(text: str, start: int) -> int | None:
+    """The first element's column when it starts a line (a pretty array), else None (one line)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return start - line_start if not text[line_start:start].strip() else None
+
+
 def document_frames(text: str, max_bytes: int, lossy: bool = False) -> Iterator[Frame]:
     """A JSON array (each element a record) or one JSON document (one record).
 
@@ -383,6 +391,7 @@ def document_frames(text: str, max_bytes: int, lossy: bool = False) -> Iterator[
         yield frame
         return
     i += 1
+    first_column: int | None | str = "unknown"  # where elements start, when the array is one element a line
     while True:
         while i < n and (text[i].isspace() or text[i] == ","):
             i += 1
@@ -407,10 +416,21 @@ def document_frames(text: str, max_bytes: int, lossy: bool = False) -> Iterator[
             break
         except json.JSONDecodeError as exc:
             line = _line_of(text, start, cache)
-            frame.errors.append((line, _cut(text[start:start + RAW_KEEP_CHARS * 2]),
+            if first_column == "unknown":
+                first_column = _first_column(text, start)
+            resume = next_element(text, start, decoder, first_column)
+            stop = resume if resume is not None else n
+            frame.errors.append((line, _cut(text[start:min(stop, start + RAW_KEEP_CHARS * 2)]),
                                  f"invalid JSON in array element: {exc.msg} (line {exc.lineno}); "
-                                 "the rest of the array could not be read"))
-            break
+                                 f"{byte_range(text, start, stop)} could not be read"
+                                 + ("; reading went on at the next element" if resume is not None
+                                    else "; no readable element followed")))
+            if resume is None:
+                break
+            i = resume
+            continue
+        if first_column == "unknown":
+            first_column = _first_column(text, start)
         take(_line_of(text, start, cache), text[start:end])
         i = end
         if len(frame.raws) >= ARRAY_FRAME_RECORDS:
