@@ -26,6 +26,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .login_limit import LIMITER
 from .net import is_loopback
 
 MODE_ENV = "TRACE_AUDIT_DASHBOARD_AUTH"
@@ -169,9 +170,23 @@ def gate() -> None:
         given = st.text_input("Password", type="password", key="ta_password")
         sent = st.form_submit_button("Open the dashboard")
     if sent:
+        client = _client_address(st)
+        wait = LIMITER.attempt(client)
+        if wait:
+            st.error(f"Too many password attempts; wait {wait:.0f} s and try again.")
+            st.stop()
         if digest_equal(given or "", password):
+            LIMITER.succeeded(client)
             st.session_state[SESSION_KEY] = True
             st.rerun()
         time.sleep(WRONG_PASSWORD_DELAY)
         st.error("Wrong password.")
     st.stop()
+
+
+def _client_address(st) -> str:
+    try:
+        address = st.context.ip_address
+    except Exception:  # noqa: BLE001 - older Streamlit, or no request context
+        address = None
+    return address if isinstance(address, str) and address else "unknown"  # AppTest gives a mock

@@ -12,10 +12,13 @@ import time
 import urllib.request
 from pathlib import Path
 
+import threading
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from trace_audit.dashboard import auth
+from trace_audit.dashboard.login_limit import LoginLimiter
 from trace_audit.dashboard.serve import app_path
 from trace_audit.queries.warehouse import db
 
@@ -144,6 +147,7 @@ def guarded(monkeypatch, tmp_path):
     monkeypatch.setenv(auth.PASSWORD_ENV, PASSWORD)
     monkeypatch.setenv(auth.MODE_ENV, "password")
     monkeypatch.setattr(auth, "WRONG_PASSWORD_DELAY", 0.0)
+    monkeypatch.setattr(auth, "LIMITER", LoginLimiter())  # each test its own count of attempts
     at = AppTest.from_file(app_path(), default_timeout=30)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -171,6 +175,33 @@ def test_pages_stay_hidden_until_the_right_password(guarded):
     assert not at.text_input  # the form is gone once signed in
     at.run()
     assert "no agent turns yet" in _texts(at)  # the session stays signed in
+
+
+def test_past_the_attempt_limit_even_the_right_password_is_not_compared(guarded):
+    at = guarded
+    for i in range(auth.LIMITER.per_client):
+        _login(at, f"guess {i}")
+        assert "Wrong password." in _texts(at)
+    _login(at, PASSWORD)
+    assert "Too many password attempts" in _texts(at) and "no agent turns yet" not in _texts(at)
+
+
+def test_parallel_guesses_are_counted_per_address_and_overall():
+    clock = [0.0]
+    limiter = LoginLimiter(per_client=5, overall=12, window=60, clock=lambda: clock[0])
+    allowed = []
+    threads = [threading.Thread(target=lambda: allowed.append(limiter.attempt("10.0.0.1") == 0)) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(allowed) == [False] * 3 + [True] * 5  # 8 parallel guesses: 5 compared
+    assert sum(limiter.attempt(f"10.0.1.{i}") == 0 for i in range(20)) == 7  # 12 overall in the window
+    assert limiter.attempt("10.0.9.9") > 0
+    clock[0] = 61
+    assert limiter.attempt("10.0.0.1") == 0  # the window has passed
+    limiter.succeeded("10.0.0.1")
+    assert limiter.attempt("10.0.0.1") == 0
 
 
 def test_switching_page_does_not_bypass_the_gate(guarded):
