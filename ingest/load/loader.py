@@ -178,6 +178,7 @@ class _HashingReader(io.RawIOBase):
     def __init__(self, inner):
         self.inner = inner
         self.sha = hashlib.sha256()
+        self.count = 0  # bytes hashed: the size stored is of the same bytes as the hash
 
     def readable(self) -> bool:
         return True
@@ -186,12 +187,14 @@ class _HashingReader(io.RawIOBase):
         n = self.inner.readinto(b)
         if n:
             self.sha.update(memoryview(b)[:n])
+            self.count += n
         return n or 0
 
     def finish(self) -> str:
         """Hash the rest of the file (a reader may stop early) and return the digest."""
         for block in iter(lambda: self.inner.read(4 * 1024 * 1024), b""):
             self.sha.update(block)
+            self.count += len(block)
         return self.sha.hexdigest()
 
 
@@ -267,6 +270,9 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
             streamed = hashing.finish()
         if digest and streamed != digest:
             raise OSError(f"the file changed while it was being read (sha256 {digest[:12]}… then {streamed[:12]}…)")
+        if hashing.count != size:  # it grew (or shrank) while read: what was loaded is not what is hashed
+            raise OSError(f"the file changed while it was being read ({size:,} bytes at the start, "
+                          f"{hashing.count:,} at the end); ingest it again once it is complete")
         digest = result.sha256 = streamed
         if stage:
             con.execute("BEGIN TRANSACTION")
