@@ -18,7 +18,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .framing import RAW_KEEP_CHARS, RECORDS_SCHEMA, Frame
+from .frame import RECORDS_SCHEMA, Frame, cut_raw
 from .base import Decoded, PythonReader, RecordContext, SqlReader, naive_times_read_by, registered
 from .registry import READERS
 from ...queries.warehouse.zones import check_zone
@@ -168,7 +168,7 @@ class Decoder:
                 records = list(zip(mine.column("line").to_pylist(), mine.column("raw").to_pylist()))
                 with naive_times_read_by(self.localize):
                     out.merge(reader.decode_records(records, lambda line: RecordContext(source_file, line)))
-        out.errors = [(line, _cut(raw), reason) for line, raw, reason in out.errors]
+        out.errors = [(line, cut_raw(raw), reason) for line, raw, reason in out.errors]
         out.errors.sort(key=lambda e: e[0])
         return _stamped(out, source_file)
 
@@ -210,11 +210,6 @@ def _chunked(table: pa.Table) -> pa.Table:
     if size > SCAN_BATCH_BYTES and size >= table.num_rows * BIG_RECORD_BYTES:
         rows = max(1, table.num_rows * SCAN_BATCH_BYTES // size)
     return pa.Table.from_batches(table.to_batches(max_chunksize=rows), schema=table.schema)
-
-
-def _cut(raw: str) -> str:
-    raw = raw.rstrip("\r\n")
-    return raw if len(raw) <= RAW_KEEP_CHARS else raw[:RAW_KEEP_CHARS] + "…"
 
 
 def _stamped(out: Decoded, source_file: str) -> Decoded:

@@ -23,183 +23,26 @@ from __future__ import annotations
 import io
 import json
 import re
-import zlib
-from dataclasses import dataclass, field
 from typing import BinaryIO, Callable, Iterable, Iterator
 
 import numpy as np
 import pyarrow as pa
 
-from .array_resync import byte_range, next_element
+# Frame and the stream wrappers are the framing's API too (readers import Frame from here).
+from .frame import RAW_KEEP_CHARS, RECORDS_SCHEMA, Frame, bad_utf8, cut_raw, cut_raw_bytes, too_big_reason  # noqa: F401
+from .json_documents import document_frames
+from .streams import GZIP_MAGIC, CountingReader, GunzipReader, open_decompressed, stream_problem  # noqa: F401
 
 BLOCK_BYTES = 32 * 1024 * 1024
 DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024
-RAW_KEEP_CHARS = 2000  # how much of a bad record is kept in ingest_errors
 MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
-ARRAY_FRAME_RECORDS = 5000
-GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
 HEAD_BYTES = 64 * 1024
-# Traces compress about 10:1; deflate tops out near 1000:1. Past the first
-# GZIP_FREE_BYTES of output, a stream expanding more than this is a bomb.
-MAX_GZIP_RATIO = 200
-GZIP_FREE_BYTES = 64 * 1024 * 1024
-
-RECORDS_SCHEMA = pa.schema([("line", pa.int64()), ("raw", pa.large_string())])
-
-
-@dataclass
-class Frame:
-    """A batch of records from one file.
-
-    Records come either as parallel lists (`lines`, `raws`) or, from the bulk
-    JSON-lines path, as `batch`, an Arrow table (line, raw) that may hold blank
-    lines. `tables` carries rows a binary format decoded itself (warehouse
-    table name -> Arrow table); they bypass the JSON decoder.
-    """
-
-    lines: list[int] = field(default_factory=list)
-    raws: list[str] = field(default_factory=list)
-    errors: list[tuple[int, str, str]] = field(default_factory=list)  # (line, raw, reason)
-    bytes_read: int = 0  # of the (compressed) input, for progress
-    batch: pa.Table | None = None
-    tables: dict[str, pa.Table] = field(default_factory=dict)
-
-    def records(self) -> pa.Table | None:
-        """The JSON texts of this frame as one Arrow table (line, raw), or None."""
-        if self.batch is not None:
-            if not self.raws:
-                return self.batch
-            listed = pa.table({"line": pa.array(self.lines, pa.int64()),
-                               "raw": pa.array(self.raws, pa.large_string())}, schema=RECORDS_SCHEMA)
-            return pa.concat_tables([self.batch, listed])
-        if not self.raws:
-            return None
-        return pa.table({"line": pa.array(self.lines, pa.int64()),
-                         "raw": pa.array(self.raws, pa.large_string())}, schema=RECORDS_SCHEMA)
-
 
 # A sniffer gets the first bytes of the (decompressed) input and returns
 # `fn(stream, head, counter, max_bytes) -> Iterator[Frame]`, or None when the
 # input is not its format. Tried in order before the JSON layouts.
 Sniffer = Callable[[bytes], Callable[..., Iterator[Frame]] | None]
-
-
-class CountingReader(io.RawIOBase):
-    """Wraps a binary stream and counts the bytes taken from it (for progress)."""
-
-    def __init__(self, inner: BinaryIO):
-        self.inner = inner
-        self.count = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b) -> int:  # type: ignore[override]
-        readinto = getattr(self.inner, "readinto", None)
-        if readinto is not None:  # straight into the caller's buffer, no extra copy
-            n = readinto(b) or 0
-        else:
-            data = self.inner.read(len(b))
-            n = len(data)
-            b[:n] = data
-        self.count += n
-        return n
-
-
-class GunzipReader(io.RawIOBase):
-    """Streams a gzip file (several members allowed) and, unlike `gzip.GzipFile`,
-    does not throw away what it decompressed when the file turns out to be cut
-    short or damaged: it stops there and says so in `problem`."""
-
-    def __init__(self, inner: BinaryIO):
-        self.inner = inner
-        self.inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        self.pending = b""
-        self.done = False
-        self.problem: str | None = None
-        self.out_bytes = 0
-        self.in_bytes = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b) -> int:  # type: ignore[override]
-        while not self.pending and not self.done:
-            self._inflate_some(len(b))
-        n = min(len(b), len(self.pending))
-        b[:n] = self.pending[:n]
-        self.pending = self.pending[n:]
-        self.out_bytes += n
-        if self.out_bytes > GZIP_FREE_BYTES and self.out_bytes > MAX_GZIP_RATIO * max(self.in_bytes, 1) \
-                and not self.done:
-            self.problem = (f"the gzip stream expands over {MAX_GZIP_RATIO}:1 (a decompression bomb?); "
-                            f"reading stopped at {self.out_bytes // 1048576} MiB")
-            self.done, self.pending = True, b""
-        return n
-
-    def _inflate_some(self, want: int) -> None:
-        d = self.inflater
-        if d.eof:
-            # The member ended; another may follow (concatenated gzip), or padding.
-            data = d.unused_data or self.inner.read(1024 * 1024)
-            if not d.unused_data:
-                self.in_bytes += len(data)
-            if not data.strip(b"\x00"):
-                self.done = True
-                return
-            self.inflater = d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        elif d.unconsumed_tail:
-            data = d.unconsumed_tail
-        else:
-            data = self.inner.read(1024 * 1024)
-            self.in_bytes += len(data)
-            if not data:
-                self.problem = "the gzip stream is truncated (the file was cut short)"
-                self.done = True
-                return
-        try:
-            self.pending = d.decompress(data, max(want, 64 * 1024))
-        except zlib.error as exc:
-            self.problem = f"the gzip data is damaged ({exc})"
-            self.done = True
-
-
-def open_decompressed(raw: BinaryIO) -> tuple[BinaryIO, CountingReader]:
-    counter = CountingReader(raw)
-    buffered = io.BufferedReader(counter, buffer_size=1024 * 1024)
-    head = buffered.peek(2)[:2]
-    if head == GZIP_MAGIC:
-        return io.BufferedReader(GunzipReader(buffered), buffer_size=1024 * 1024), counter  # type: ignore[return-value]
-    return buffered, counter
-
-
-def stream_problem(stream: BinaryIO) -> str | None:
-    """Why the (decompressed) stream ended early, if it did."""
-    inner = getattr(stream, "raw", None)
-    return getattr(inner, "problem", None)
-
-
-def _cut(text: str) -> str:
-    text = text.rstrip("\r\n")
-    return text if len(text) <= RAW_KEEP_CHARS else text[:RAW_KEEP_CHARS] + "…"
-
-
-def _cut_bytes(data: bytes) -> str:
-    return _cut(data[: RAW_KEEP_CHARS * 4].decode("utf-8", "replace"))
-
-
-def _too_big(length: int, max_bytes: int) -> str:
-    return (f"record is {length / 1048576:.1f} MiB, over the {max_bytes / 1048576:g} MiB limit "
-            "(raise --max-record-mb to load it)")
-
-
-def _bad_utf8(piece: bytes) -> str | None:
-    try:
-        piece.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"invalid UTF-8 at byte {exc.start + 1} of the line (the file must be UTF-8)"
-    return None
 
 
 def _block_to_frame(block: bytes, first_line: int, frame: Frame, max_bytes: int) -> int:
@@ -236,8 +79,8 @@ def _block_to_frame(block: bytes, first_line: int, frame: Frame, max_bytes: int)
         keep = ~too_big if keep is None else keep & ~too_big
         for i in np.flatnonzero(too_big):
             s, e = int(offsets[i]), int(offsets[i + 1])
-            frame.errors.append((int(lines[i]), _cut_bytes(block[s:s + RAW_KEEP_CHARS * 4]),
-                                 _too_big(e - s - (1 if block[e - 1:e] == b"\n" else 0), max_bytes)))
+            frame.errors.append((int(lines[i]), cut_raw_bytes(block[s:s + RAW_KEEP_CHARS * 4]),
+                                 too_big_reason(e - s - (1 if block[e - 1:e] == b"\n" else 0), max_bytes)))
     try:
         text = (binary if keep is None else binary.filter(pa.array(keep))).cast(pa.large_string())
     except pa.ArrowInvalid:
@@ -245,10 +88,10 @@ def _block_to_frame(block: bytes, first_line: int, frame: Frame, max_bytes: int)
         good = np.ones(n, bool) if keep is None else keep.copy()
         for i in np.flatnonzero(good):
             s, e = int(offsets[i]), int(offsets[i + 1])
-            reason = _bad_utf8(block[s:e])
+            reason = bad_utf8(block[s:e])
             if reason:
                 good[i] = False
-                frame.errors.append((int(lines[i]), _cut_bytes(block[s:e]), reason))
+                frame.errors.append((int(lines[i]), cut_raw_bytes(block[s:e]), reason))
         keep = good
         text = binary.filter(pa.array(keep)).cast(pa.large_string())
     if keep is not None:
@@ -298,7 +141,7 @@ def jsonl_frames(stream: BinaryIO, counter: CountingReader, max_bytes: int,
                 yield frame
                 continue
             length += nl if nl >= 0 else len(chunk)
-            frame.errors.append((line, _cut_bytes(kept), _too_big(length, max_bytes)))
+            frame.errors.append((line, cut_raw_bytes(kept), too_big_reason(length, max_bytes)))
             oversize = None
             next_line = line + 1
             chunk = chunk[nl + 1:] if nl >= 0 else b""
@@ -340,103 +183,6 @@ def jsonl_frames(stream: BinaryIO, counter: CountingReader, max_bytes: int,
         yield frame
         if eof:
             return
-
-
-def _line_of(text: str, pos: int, cache: list[int]) -> int:
-    # cache = [last_pos, last_line]; positions only grow while walking an array.
-    last_pos, last_line = cache
-    line = last_line + text.count("\n", last_pos, pos)
-    cache[0], cache[1] = pos, line
-    return line
-
-
-_LONE_SURROGATE = re.compile("[\udc80-\udcff]")
-
-
-def _first_column(text: str, start: int) -> int | None:
-    """The first element's column when it starts a line (a pretty array), else None (one line)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    return start - line_start if not text[line_start:start].strip() else None
-
-
-def document_frames(text: str, max_bytes: int, lossy: bool = False) -> Iterator[Frame]:
-    """A JSON array (each element a record) or one JSON document (one record).
-
-    `lossy`: the text was decoded with surrogateescape because some bytes are
-    not UTF-8; elements holding such bytes are quarantined, the others load.
-    """
-    decoder = json.JSONDecoder()
-    n = len(text)
-    i = 0
-    while i < n and text[i].isspace():
-        i += 1
-    cache = [0, 1]
-    if i >= n:
-        return
-    frame = Frame()
-
-    def take(line: int, piece: str) -> None:
-        if lossy and _LONE_SURROGATE.search(piece):
-            bad = piece.encode("utf-8", "surrogateescape")
-            frame.errors.append((line, _cut(bad.decode("utf-8", "replace")),
-                                 "invalid UTF-8 in this record (the file must be UTF-8)"))
-        elif len(piece) > max_bytes and len(piece.encode("utf-8", "surrogateescape")) > max_bytes:
-            frame.errors.append((line, _cut(piece), _too_big(len(piece.encode("utf-8", "surrogateescape")), max_bytes)))
-        else:
-            frame.lines.append(line)
-            frame.raws.append(piece)
-
-    if text[i] != "[":
-        take(_line_of(text, i, cache), text[i:].rstrip())
-        yield frame
-        return
-    i += 1
-    first_column: int | None | str = "unknown"  # where elements start, when the array is one element a line
-    while True:
-        while i < n and (text[i].isspace() or text[i] == ","):
-            i += 1
-        if i >= n:
-            frame.errors.append((_line_of(text, n, cache), "",
-                                 "the JSON array is not closed (file truncated?); the elements before were read"))
-            break
-        if text[i] == "]":
-            rest = text[i + 1:]
-            if rest.strip():
-                at = i + 1 + (len(rest) - len(rest.lstrip()))
-                frame.errors.append((_line_of(text, at, cache), _cut(text[at:at + RAW_KEEP_CHARS]),
-                                     "text after the end of the JSON array was not read; put one JSON document "
-                                     "in a file, or write JSON lines"))
-            break
-        start = i
-        try:
-            _, end = decoder.raw_decode(text, start)
-        except RecursionError:
-            frame.errors.append((_line_of(text, start, cache), _cut(text[start:start + RAW_KEEP_CHARS]),
-                                 "array element nested too deeply to read; the rest of the array could not be read"))
-            break
-        except json.JSONDecodeError as exc:
-            line = _line_of(text, start, cache)
-            if first_column == "unknown":
-                first_column = _first_column(text, start)
-            resume = next_element(text, start, decoder, first_column)
-            stop = resume if resume is not None else n
-            frame.errors.append((line, _cut(text[start:min(stop, start + RAW_KEEP_CHARS * 2)]),
-                                 f"invalid JSON in array element: {exc.msg} (line {exc.lineno}); "
-                                 f"{byte_range(text, start, stop)} could not be read"
-                                 + ("; reading went on at the next element" if resume is not None
-                                    else "; no readable element followed")))
-            if resume is None:
-                break
-            i = resume
-            continue
-        if first_column == "unknown":
-            first_column = _first_column(text, start)
-        take(_line_of(text, start, cache), text[start:end])
-        i = end
-        if len(frame.raws) >= ARRAY_FRAME_RECORDS:
-            yield frame
-            frame = Frame()
-    yield frame
 
 
 _BINARY_BYTE = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")

@@ -4,7 +4,7 @@
 `{type, data}`; dumping each message's `model_dump()` gives `{type: human|ai|tool|system,
 content, tool_calls, tool_call_id, status, ...}`. Either way every record of the file is one
 message, so this reader takes the file's records together (all the records of one frame, in
-order: a JSON array of up to framing.ARRAY_FRAME_RECORDS messages, or a JSON-lines block) and
+order: a JSON array of up to json_documents.ARRAY_FRAME_RECORDS messages, or a JSON-lines block) and
 reads them as one chat (`chat.conversation_rows`: roles, one step per tool call, a ToolMessage
 with `status: "error"` or an error result fails its step). The task is `langchain:h<10 hex>`,
 a hash of the messages, so the same file always gets the same id.

@@ -16,7 +16,7 @@ each of its records into `Span`s; `SpanTreeReader` groups the spans of a frame b
   `Transcript.settle`), and a tool message with its result.
 
 A trace's records must arrive in one frame to make one task (a JSON array of up to
-framing.ARRAY_FRAME_RECORDS records, or a JSON-lines block of up to 32 MB); the task id is
+json_documents.ARRAY_FRAME_RECORDS records, or a JSON-lines block of up to 32 MB); the task id is
 `<source>:<trace id>`, so a trace read again is the same task.
 """
 
