@@ -116,7 +116,7 @@ def run(paths: list[Path], db_path: str, redactor) -> dict:
                         redact_cpu += time.process_time() - c
                         report.merge(got)
                     for table, batch in decoded.tables.items():
-                        rows += loader._upsert(con, table, batch)
+                        rows += loader.store.upsert(con, table, batch)
             con.execute("COMMIT")
     finally:
         decoder.close()

@@ -171,8 +171,8 @@ def test_a_killed_ingest_leaves_nothing(tmp_path, db_path):
         "        real(con, table, rows)\n"
         "        os.kill(os.getpid(), signal.SIGKILL)\n"
         "    return write_then_die\n"
-        "loader._upsert = then_die(loader._upsert)\n"
-        "loader._append = then_die(loader._append)  # first write into an empty table\n"
+        "loader.store.upsert = then_die(loader.store.upsert)\n"
+        "loader.store.append = then_die(loader.store.append)  # first write into an empty table\n"
         "loader.ingest([sys.argv[1]], sys.argv[2])\n"
     )
     proc = subprocess.run([sys.executable, "-c", code, str(path), db_path])

@@ -57,7 +57,7 @@ SCRIPT = textwrap.dedent("""
     from trace_audit.ingest.load import loader
 
     framing.BLOCK_BYTES = 4096
-    real_append, calls = loader._append, []
+    real_append, calls = loader.store.append, []
 
     def append(con, table, rows):
         calls.append(1)
@@ -66,7 +66,7 @@ SCRIPT = textwrap.dedent("""
             con.execute("SELECT count(*) FROM range(3000000000)").fetchall()  # about a second
         return real_append(con, table, rows)
 
-    loader._append = append
+    loader.store.append = append
     sys.exit(main(["ingest", *sys.argv[1:], "--no-progress"]))
 """)
 

@@ -118,7 +118,7 @@ def fail_third_write(monkeypatch, exc: BaseException) -> None:
     With framing.BLOCK_BYTES made small, that lands in the middle of a file."""
     from trace_audit.ingest.load import loader
 
-    real_append, calls = loader._append, []
+    real_append, calls = loader.store.append, []
 
     def append(con, table, rows):
         calls.append(rows.num_rows)
@@ -126,4 +126,4 @@ def fail_third_write(monkeypatch, exc: BaseException) -> None:
             raise exc
         return real_append(con, table, rows)
 
-    monkeypatch.setattr(loader, "_append", append)
+    monkeypatch.setattr(loader.store, "append", append)

@@ -108,10 +108,10 @@ def _load(paths: list[str], db_path: str, redactor: Redactor | None) -> Redactio
                     decoded = decoder.decode(frame, path)
                     decoded = redact_decoded(decoded, redactor, total)  # the one line the loader adds
                     for table, rows in decoded.tables.items():
-                        loader._upsert(con, table, rows)
+                        loader.store.upsert(con, table, rows)
                         raw_loaded.setdefault(table, []).append(rows.select(list(loader.KEYS[table])))
                     if decoded.errors:
-                        loader._quarantine(con, path, "sha", decoded.errors)
+                        loader.store.quarantine(con, path, "sha", decoded.errors)
             for hook in AFTER_FILE:
                 mine = {t: pa.concat_tables(raw_loaded[t]) for t in hook.raw_tables if t in raw_loaded}
                 if mine:

@@ -44,6 +44,7 @@ from ..redact.report import RedactionReport
 from ..read.sources import Source, expand, release
 from ...queries.warehouse import db
 from ...queries.warehouse.tables import KEYS
+from . import upsert as store
 
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
 # Files from this size on are staged (bounded memory); smaller ones are
@@ -230,7 +231,7 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
     # disk) and moved in one statement per table at the end: a transaction
     # holding millions of appended rows keeps them all in memory until commit.
     staged = size >= STAGE_MIN_BYTES
-    stage = _Stage(con) if staged else None
+    stage = store.Stage(con) if staged else None
     bar = _progress(source.shown, size, progress)
     in_transaction = False
     try:
@@ -240,7 +241,7 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         # Tables holding no rows when the file starts need no delete per frame
         # (the join against the growing table was most of the upsert's cost):
         # rows are appended, and keys the file repeats are settled once at the end.
-        fresh = _empty_tables(con) if not staged else set()
+        fresh = store.empty_tables(con) if not staged else set()
         with open(source.path, "rb", buffering=0) as fh:
             hashing = _HashingReader(fh)
             # Framing, decoding and writing overlap (see frame_loop.py); rows are
@@ -253,14 +254,14 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                         if stage:
                             stage.append(table, rows)
                         elif table in fresh:
-                            result.counts[table] = result.counts.get(table, 0) + _append(con, table, rows)
+                            result.counts[table] = result.counts.get(table, 0) + store.append(con, table, rows)
                         else:
-                            result.counts[table] = result.counts.get(table, 0) + _upsert(con, table, rows)
+                            result.counts[table] = result.counts.get(table, 0) + store.upsert(con, table, rows)
                         if table in raw_tables:
                             raw_loaded.setdefault(table, []).append(rows.select(list(KEYS[table])))
-                        formats.update(_sources_in(rows))  # rows a binary reader framed itself
+                        formats.update(store.sources_in(rows))  # rows a binary reader framed itself
                     if decoded.errors:
-                        _quarantine(con, source.shown, pending, decoded.errors,
+                        store.quarantine(con, source.shown, pending, decoded.errors,
                                     into=stage.errors_table if stage else "ingest_errors")
                         result.errors += len(decoded.errors)
                         for line, _raw, reason in decoded.errors[: max(0, 5 - len(result.first_errors))]:
@@ -278,13 +279,13 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
             con.execute("BEGIN TRANSACTION")
             in_transaction = True
             for table in stage.tables:
-                result.counts[table] = result.counts.get(table, 0) + _upsert_from(con, table, stage.name(table))
+                result.counts[table] = result.counts.get(table, 0) + store.upsert_from(con, table, stage.name(table))
             con.execute(f"INSERT INTO ingest_errors BY NAME SELECT * REPLACE (? AS sha256) FROM {stage.errors_table}",
                         [digest])
         elif result.errors and pending != digest:
             con.execute("UPDATE ingest_errors SET sha256 = ? WHERE sha256 = ?", [digest, pending])
         for table in sorted(fresh & {t for t, n in result.counts.items() if n}):
-            result.counts[table] -= _drop_repeated_keys(con, table)
+            result.counts[table] -= store.drop_repeated_keys(con, table)
         for hook in AFTER_FILE:
             mine = {t: pa.concat_tables(raw_loaded[t]) for t in hook.raw_tables if t in raw_loaded}
             if mine:
@@ -323,141 +324,6 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
         if bar:
             bar[0].stop()
     return result
-
-
-class _Stage:
-    """Temp tables shaped like the warehouse tables, one per table a big file fills."""
-
-    def __init__(self, con):
-        self.con = con
-        self.tables: list[str] = []
-        self.prefix = f"stage_{uuid.uuid4().hex[:8]}_"
-        self.errors_table = self.prefix + "ingest_errors"
-        con.execute(f"CREATE TEMP TABLE {self.errors_table} AS SELECT * FROM ingest_errors LIMIT 0")
-
-    def name(self, table: str) -> str:
-        return self.prefix + table
-
-    def append(self, table: str, rows: pa.Table) -> None:
-        if table not in self.tables:
-            self.con.execute(f"CREATE TEMP TABLE {self.name(table)} AS SELECT * FROM {table} LIMIT 0")
-            self.tables.append(table)
-        self.con.register("stage_in", rows)
-        try:
-            self.con.execute(f"INSERT INTO {self.name(table)} BY NAME SELECT * FROM stage_in")
-        finally:
-            _forget(self.con, "stage_in")
-
-    def drop(self) -> None:
-        for name in [self.name(t) for t in self.tables] + [self.errors_table]:
-            try:
-                self.con.execute(f"DROP TABLE IF EXISTS {name}")
-            except duckdb.Error:
-                pass
-
-
-def _sources_in(rows: pa.Table) -> set[str]:
-    if "source" in rows.column_names:
-        return {s for s in rows.column("source").unique().to_pylist() if s}
-    return set()
-
-
-def _empty_tables(con) -> set[str]:
-    """The keyed tables with no rows at all (count(*) of a table is read from its metadata)."""
-    tables = sorted(KEYS)
-    counts = con.execute("SELECT " + ", ".join(f"(SELECT count(*) FROM {t})" for t in tables)).fetchall()[0]
-    return {t for t, n in zip(tables, counts) if n == 0}
-
-
-def _append(con, table: str, rows: pa.Table) -> int:
-    """Plain insert into a table that held nothing when the file started (see `_drop_repeated_keys`)."""
-    if rows.num_rows == 0:
-        return 0
-    con.register("batch_in", rows)
-    try:
-        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM batch_in")
-    finally:
-        _forget(con, "batch_in")
-    return rows.num_rows
-
-
-def _drop_repeated_keys(con, table: str) -> int:
-    """After plain appends of one file into a table that was empty: keep the last record
-    (highest source_line) of each key, as the upsert would. Returns the rows removed."""
-    keys = KEYS[table]
-    key_list = ", ".join(keys)
-    n, distinct = con.execute(f"SELECT count(*), count(DISTINCT ({key_list})) FROM {table}").fetchall()[0]
-    if n == distinct:
-        return 0
-    con.execute(
-        f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM ("
-        f"SELECT rowid, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC, rowid DESC) AS rn_ "
-        f"FROM {table}) WHERE rn_ > 1)"
-    )
-    return n - distinct
-
-
-def _upsert(con, table: str, rows: pa.Table) -> int:
-    """Replace-by-key of an Arrow batch (see `_upsert_from`)."""
-    if rows.num_rows == 0:
-        return 0
-    con.register("batch_in", rows)
-    try:
-        return _upsert_from(con, table, "batch_in")
-    finally:
-        _forget(con, "batch_in")
-
-
-def _upsert_from(con, table: str, source: str) -> int:
-    """Replace-by-key: delete the stored rows whose keys come again, insert `source`'s rows.
-
-    Within `source` the last record of a key (highest source_line) wins; the
-    window that picks it runs only when `source` really repeats a key (it is
-    the costly part). Returns the number of distinct keys written.
-    """
-    keys = KEYS[table]
-    key_list = ", ".join(keys)
-    match = " AND ".join(f"{table}.{k} = b.{k}" for k in keys)
-    n, distinct = con.execute(f"SELECT count(*), count(DISTINCT ({key_list})) FROM {source}").fetchall()[0]
-    if n == 0:
-        return 0
-    con.execute(f"DELETE FROM {table} USING (SELECT DISTINCT {key_list} FROM {source}) b WHERE {match}")
-    if distinct == n:
-        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {source}")
-    else:
-        con.execute(
-            f"INSERT INTO {table} BY NAME SELECT * EXCLUDE (rn_) FROM ("
-            f"SELECT *, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC) AS rn_ FROM {source}"
-            f") WHERE rn_ = 1"
-        )
-    return distinct
-
-
-def _quarantine(con, shown: str, digest: str, errors: list[tuple[int, str, str]], into: str = "ingest_errors") -> None:
-    now = datetime.now(timezone.utc)
-    n = len(errors)
-    table = pa.table({
-        "source_file": pa.array([shown] * n, pa.string()),
-        "line": pa.array([e[0] for e in errors], pa.int64()),
-        "raw": pa.array([e[1] for e in errors], pa.string()),
-        "reason": pa.array([e[2] for e in errors], pa.string()),
-        "sha256": pa.array([digest] * n, pa.string()),
-        "ingested_at": pa.array([now] * n, pa.timestamp("us", tz="UTC")),
-    })
-    con.register("errors_in", table)
-    try:
-        con.execute(f"INSERT INTO {into} BY NAME SELECT * FROM errors_in")
-    finally:
-        _forget(con, "errors_in")
-
-
-def _forget(con, name: str) -> None:
-    # After a failed statement the transaction is aborted and even unregister
-    # fails; that second error must not hide the first one.
-    try:
-        con.unregister(name)
-    except duckdb.Error:
-        pass
 
 
 def _plain(exc: BaseException, redactor: Redactor | None = None) -> str:
