@@ -173,3 +173,28 @@ def test_grpc_sent_to_the_http_port_gets_a_400_that_says_what_to_set(receiver):
     resp = conn.getresponse()
     assert resp.status == 400 and "gRPC request (Content-Type application/grpc)" in json.loads(resp.read())["message"]
     conn.close()
+
+
+def test_calls_past_the_cap_are_refused_at_once_not_queued(receiver, monkeypatch):
+    import threading
+    import time
+
+    release = threading.Event()
+    real_append = receiver.spool.append
+
+    def slow_disk(kind, *payloads):
+        release.wait(20)
+        real_append(kind, *payloads)
+
+    monkeypatch.setattr(receiver.spool, "append", slow_disk)
+    body = request_of(finished_spans(sample_turns()[:1])).SerializeToString()
+    with grpc.insecure_channel(f"127.0.0.1:{receiver.grpc_port}") as channel:
+        export = channel.unary_unary(TRACE_EXPORT)
+        calls = [export.future(body, timeout=60) for _ in range(70)]
+        time.sleep(2)
+        # The ones past the cap have come back while the others still wait on the disk.
+        refused = [c.code() for c in calls if c.done()]
+        release.set()
+        codes = [c.code() for c in calls]
+    assert refused and set(refused) == {grpc.StatusCode.RESOURCE_EXHAUSTED}
+    assert codes.count(grpc.StatusCode.OK) == 64 and codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 6

@@ -10,8 +10,8 @@ OTLP specification asks of a gRPC server:
 - UNAVAILABLE with a `google.rpc.RetryInfo` when the spool cannot be written (disk full),
   so the exporter waits that long and retries;
 - UNAUTHENTICATED without the right bearer token (when one is configured), RESOURCE_EXHAUSTED
-  for a message over `--max-request-mb` (grpcio refuses it before it is read), UNIMPLEMENTED
-  for other services (metrics).
+  for a message over `--max-request-mb` (grpcio refuses it before it is read) or past 64 calls
+  in progress, UNIMPLEMENTED for other services (metrics).
 
 The request bytes are handed over undecoded (no deserializer), so the check parses them once,
 as it does for HTTP, and an unchanged request is spooled as it arrived. grpcio decompresses
@@ -28,6 +28,7 @@ from google.protobuf.duration_pb2 import Duration
 from google.rpc.error_details_pb2 import RetryInfo
 from google.rpc.status_pb2 import Status
 
+from .http_limits import DEFAULT_MAX_CONNECTIONS
 from .requests import LOGS, PROTOBUF, TRACES, Rejected, Signal, answer, bearer_matches
 
 log = logging.getLogger("trace_audit.otlp")
@@ -58,6 +59,9 @@ class GrpcServer:
         server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="otlp-grpc"),
             handlers=[_Handler(self.receiver)],
+            # As many calls in progress as the HTTP side takes connections; past that grpcio answers
+            # RESOURCE_EXHAUSTED at once (exporters retry), instead of queueing without bound.
+            maximum_concurrent_rpcs=DEFAULT_MAX_CONNECTIONS,
             options=[("grpc.max_receive_message_length", limit), ("grpc.so_reuseport", 0)],
         )
         try:
