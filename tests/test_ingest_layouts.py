@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from test_ingest_support import (assert_every_line_accounted, counts, error_lines, message, query, step, task,
                                  write_jsonl)
 from trace_audit.ingest.load.loader import ingest
@@ -161,3 +163,27 @@ def test_a_syntax_error_in_a_json_array_loses_only_that_element(tmp_path, db_pat
         assert "reading went on at the next element" in reason and " could not be read" in reason
         a, b = map(int, reason.split("bytes ", 1)[1].split(" ", 1)[0].split("-"))
         assert '5000 oops' in broken.encode()[a:b].decode() and b - a < 400
+
+
+@pytest.mark.parametrize("staged", [False, True])
+@pytest.mark.parametrize("warehouse_state", ["empty", "non-empty"])
+def test_the_last_record_of_a_key_wins_whatever_the_file_shape(tmp_path, db_path, monkeypatch, staged,
+                                                               warehouse_state):
+    from trace_audit.ingest.load import loader
+
+    if staged:  # a big file's path: rows staged in temp tables first
+        monkeypatch.setattr(loader, "STAGE_MIN_BYTES", 0)
+    if warehouse_state == "non-empty":
+        (tmp_path / "seed.jsonl").write_text(json.dumps(task(99)) + "\n")
+        ingest([str(tmp_path / "seed.jsonl")], db_path)
+    shapes = {
+        "one-line.json": lambda rs: json.dumps(rs),
+        "pretty.json": lambda rs: json.dumps(rs, indent=2),
+        "lines.jsonl": lambda rs: "".join(json.dumps(r) + "\n" for r in rs),
+        "one-line-lines.jsonl": lambda rs: json.dumps(rs) + "\n",
+    }
+    for i, (name, write) in enumerate(shapes.items()):
+        (tmp_path / name).write_text(write([task(i, goal="first"), task(i, goal="middle"), task(i, goal="last")]))
+        ingest([str(tmp_path / name)], db_path)
+    got = dict(query(db_path, "SELECT task_id, goal FROM tasks WHERE task_id <> '99'"))
+    assert got == {str(i): "last" for i in range(len(shapes))}

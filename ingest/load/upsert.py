@@ -89,17 +89,20 @@ def upsert(con, table: str, rows: pa.Table) -> int:
     """Replace-by-key of an Arrow batch (see `upsert_from`)."""
     if rows.num_rows == 0:
         return 0
-    con.register("batch_in", rows)
+    # Each row's place in the batch breaks ties of source_line (a one-line JSON array gives
+    # every record line 1): the last record of a key wins whatever the file's shape.
+    con.register("batch_in", rows.append_column("pos_", pa.array(range(rows.num_rows), pa.int64())))
     try:
-        return upsert_from(con, table, "batch_in")
+        return upsert_from(con, table, "batch_in", position="pos_")
     finally:
         forget(con, "batch_in")
 
 
-def upsert_from(con, table: str, source: str) -> int:
+def upsert_from(con, table: str, source: str, position: str = "rowid") -> int:
     """Replace-by-key: delete the stored rows whose keys come again, insert `source`'s rows.
 
-    Within `source` the last record of a key (highest source_line) wins; the
+    Within `source` the last record of a key (highest source_line, then highest `position`:
+    rowid of a staged table, or a column of the batch that is not stored) wins; the
     window that picks it runs only when `source` really repeats a key (it is
     the costly part). Returns the number of distinct keys written.
     """
@@ -110,13 +113,15 @@ def upsert_from(con, table: str, source: str) -> int:
     if n == 0:
         return 0
     con.execute(f"DELETE FROM {table} USING (SELECT DISTINCT {key_list} FROM {source}) b WHERE {match}")
+    unstored = f" EXCLUDE ({position})" if position != "rowid" else ""
     if distinct == n:
-        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {source}")
+        con.execute(f"INSERT INTO {table} BY NAME SELECT *{unstored} FROM {source}")
     else:
+        drop = f"rn_, {position}" if unstored else "rn_"
         con.execute(
-            f"INSERT INTO {table} BY NAME SELECT * EXCLUDE (rn_) FROM ("
-            f"SELECT *, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC) AS rn_ FROM {source}"
-            f") WHERE rn_ = 1"
+            f"INSERT INTO {table} BY NAME SELECT * EXCLUDE ({drop}) FROM ("
+            f"SELECT *, row_number() OVER (PARTITION BY {key_list} ORDER BY source_line DESC, {position} DESC) AS rn_ "
+            f"FROM {source}) WHERE rn_ = 1"
         )
     return distinct
 
