@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from google.protobuf.message import DecodeError
 
 from ..read.framing import DEFAULT_MAX_RECORD_BYTES
+from ..read.otlp.json_structure import SCOPE_KEYS
 from ..read.otlp.proto import parse_request, span_problem
 from ..read.otlp.spans import BadSpan, attributes, dumps, span_values
 
 MAX_RECORD_BYTES = DEFAULT_MAX_RECORD_BYTES
-SCOPE_KEYS = ("scopeSpans", "scope_spans", "instrumentationLibrarySpans", "instrumentation_library_spans")
 MAX_REASONS = 3
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 

@@ -35,54 +35,9 @@ import pyarrow.compute as pc
 
 from .spans import BadSpan, SPAN_KINDS, STATUS_CODES, _cut, any_value, dumps
 from ..base import registered
+from .json_structure import SPAN, SCOPE_KEYS, REQUEST, LEAN_REQUEST, RESOURCE_SPANS_OF, RESOURCE_KEY_OF
 from .json_values_sql import (_lit, _INT_TEXT, BAD, SLOW, _int_json, _double_json, _bool_json, _KINDS, _snake, _value_json, _entries, _keys, _unique, _object, _all_entries, _int64, _int64_bad, _id_hex, _id_ok, _enum, _us)
 from ....queries.warehouse.types import arrow_schema
-
-
-# ---- the typed structure a request is parsed into -----------------------------------------
-
-
-def _both(camel: str, snake: str, typ) -> dict:
-    return {camel: typ, snake: typ}
-
-
-_ANY = {
-    "stringValue": "VARCHAR", "string_value": "VARCHAR",
-    **_both("boolValue", "bool_value", "JSON"), **_both("intValue", "int_value", "JSON"),
-    **_both("doubleValue", "double_value", "JSON"), **_both("arrayValue", "array_value", "JSON"),
-    **_both("kvlistValue", "kvlist_value", "JSON"), **_both("bytesValue", "bytes_value", "JSON"),
-}
-_ATTRS = [{"key": "VARCHAR", "value": _ANY}]
-_SPAN = {
-    **_both("traceId", "trace_id", "VARCHAR"), **_both("spanId", "span_id", "VARCHAR"),
-    **_both("parentSpanId", "parent_span_id", "VARCHAR"),
-    "name": "VARCHAR", "kind": "VARCHAR",
-    **_both("startTimeUnixNano", "start_time_unix_nano", "VARCHAR"),
-    **_both("endTimeUnixNano", "end_time_unix_nano", "VARCHAR"),
-    "attributes": _ATTRS,
-    "status": {"code": "VARCHAR", "message": "VARCHAR"},
-    "events": [{"name": "VARCHAR", **_both("timeUnixNano", "time_unix_nano", "VARCHAR"), "attributes": _ATTRS}],
-}
-_SCOPE = {"name": "VARCHAR", "version": "VARCHAR"}
-_SCOPE_SPANS = [{"scope": _SCOPE, **_both("instrumentationLibrary", "instrumentation_library", _SCOPE),
-                 "spans": [_SPAN]}]
-SCOPE_KEYS = ("scopeSpans", "scope_spans", "instrumentationLibrarySpans", "instrumentation_library_spans")
-_RESOURCE_SPANS = [{"resource": {"attributes": _ATTRS}, **{k: _SCOPE_SPANS for k in SCOPE_KEYS}}]
-REQUEST = {"resourceSpans": _RESOURCE_SPANS, "resource_spans": _RESOURCE_SPANS}
-
-
-# Producers nearly all write lowerCamelCase containers (resourceSpans, scopeSpans). Picking
-# one of several spellings of a container with coalesce copies all it holds, and the full
-# structure is eight times the size to plan: so SPANS reads that one spelling and keeps
-# the others as unparsed JSON only to see whether they are there. A request that has one
-# (`slow_`) is read again, alone, by FULL_SPANS, which knows every spelling.
-_LEAN_RS = [{"resource": {"attributes": _ATTRS}, "scopeSpans": [_SCOPE_SPANS[0]],
-             **{k: "JSON" for k in SCOPE_KEYS[1:]}}]
-LEAN_REQUEST = {"resourceSpans": _LEAN_RS, "resource_spans": "JSON"}
-
-# A request `r` read with every spelling: its resourceSpans, and the key they came under.
-_RESOURCE_SPANS_OF = "coalesce(r.resourceSpans, r.resource_spans)"
-_RESOURCE_KEY_OF = "CASE WHEN r.resourceSpans IS NOT NULL THEN 'resourceSpans' ELSE 'resource_spans' END"
 
 
 def _first(struct: str, keys: tuple[str, ...]) -> str:
@@ -114,7 +69,7 @@ def _spans(lean: bool) -> str:
     else:
         transform = f"json_transform(raw, {_lit(json.dumps(REQUEST))})"
         slow = "false"
-        resource_spans, rk = _RESOURCE_SPANS_OF, _RESOURCE_KEY_OF
+        resource_spans, rk = RESOURCE_SPANS_OF, RESOURCE_KEY_OF
         scope_keys = SCOPE_KEYS
     sk = _scope_key(scope_keys)
     ev = "e_"
@@ -237,7 +192,7 @@ WITH sp AS (
     coalesce(s.startTimeUnixNano, s.start_time_unix_nano) AS start_v,
     coalesce(s.endTimeUnixNano, s.end_time_unix_nano) AS end_v,
     {_pairs('s.attributes', 'sa_')} AS attrs
-  FROM (SELECT i, text, json_transform(text, {_lit(json.dumps(_SPAN))}) AS s FROM sp)
+  FROM (SELECT i, text, json_transform(text, {_lit(json.dumps(SPAN))}) AS s FROM sp)
 ), b AS (
   SELECT *, {_id_hex('t_v', 16)} AS t_h, {_id_hex('s_v', 8)} AS s_h, {_id_hex('p_v', 8)} AS p_h FROM ids
 )
@@ -264,7 +219,7 @@ PROBLEMS = """
 WITH req AS (
   SELECT line, raw, r FROM (
     SELECT line, raw, json_transform(raw, """ + _lit(json.dumps(_SHAPE)) + """) AS r FROM otlp_json_in)
-  WHERE """ + _odd(_RESOURCE_SPANS_OF, SCOPE_KEYS) + """
+  WHERE """ + _odd(RESOURCE_SPANS_OF, SCOPE_KEYS) + """
 ), top AS (
   SELECT line, raw,
     CASE WHEN r.resourceSpans IS NULL AND r.resource_spans IS NULL THEN
@@ -273,9 +228,9 @@ WITH req AS (
            THEN 'resourceSpans must be a JSON array' ELSE 'no resourceSpans in this record' END END AS problem
   FROM req
 ), rs AS (
-  SELECT line, raw, """ + _RESOURCE_KEY_OF + """ AS rk,
-         unnest(""" + _RESOURCE_SPANS_OF + """) AS rs,
-         generate_subscripts(""" + _RESOURCE_SPANS_OF + """, 1) - 1 AS ri
+  SELECT line, raw, """ + RESOURCE_KEY_OF + """ AS rk,
+         unnest(""" + RESOURCE_SPANS_OF + """) AS rs,
+         generate_subscripts(""" + RESOURCE_SPANS_OF + """, 1) - 1 AS ri
   FROM req
 ), rs_problem AS (
   SELECT line, raw, rk, ri,
