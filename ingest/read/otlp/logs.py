@@ -16,7 +16,10 @@ is kept. A record whose ids cannot be read is rejected on its own, with its reas
 retry, a file loaded after the receiver got it) is one row.
 
 Logs are far fewer than spans (a few events per LLM call), so the walk is plain Python, the
-readable kind; it runs at about 100k records/s (measured in tests/test_otlp_logs.py's sizes).
+readable kind: about 29,000 records per CPU-second (100,000 gen_ai.choice events of realistic
+size in 500-record JSON requests, parsed, walked and made Arrow; measured 2026-12-01). That is
+several thousand LLM calls a second; a bulk reader like the spans' would be the next step if
+logs ever outgrow it.
 """
 
 from __future__ import annotations
