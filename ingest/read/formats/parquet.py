@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 
 from ..framing import Frame
 from . import parquet_spans
+from .parquet_rows import checked
 from ....queries.warehouse.tables import PARQUET_TABLE_KEY, TRACE_TABLES
 from ....queries.warehouse.types import columns
 
@@ -73,5 +74,8 @@ def parquet_frames(stream: BinaryIO, head: bytes, counter, max_bytes: int) -> It
                     bytes_read=counter.count)
         return
     keep = [c for c in pf.schema_arrow.names if c in set(columns(table))]
+    first_row = 0
     for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=keep):
-        yield Frame(tables={table: pa.Table.from_batches([batch])}, bytes_read=counter.count)
+        rows, errors = checked(table, pa.Table.from_batches([batch]), first_row)
+        first_row += batch.num_rows
+        yield Frame(tables={table: rows}, errors=errors, bytes_read=counter.count)
