@@ -5,11 +5,9 @@ They read only the traces listed in the temp table `otlp_touched`, and follow
 the rules of the test reference `tests/otlp_mapping_reference.py` (and the table in docs/opentelemetry.md) statement for
 statement; the names of the temp tables say what each step holds.
 
-Attributes are read once per span: one `json_extract` with a list of paths
-parses each span's attribute object a single time and yields the JSON text of
-every attribute the mapping looks at (NULL when absent or JSON null). The
-helpers below turn that text into what the Python rules compared: a string's
-value, Python truthiness, `str()` of a value, `as_bool` / `as_int`.
+Attributes are read once per span (`otlp_attr_sql.py`: the attribute columns and the
+helpers over their JSON text); a step's tool, arguments, result and stated error are
+`otlp_step_sql.py`; the task ids `otlp_task_ids_sql.py`. This module holds the statements.
 """
 
 from __future__ import annotations
@@ -19,102 +17,10 @@ from ..read.otlp.attributes import (AGENT_SPAN_NAMES, CONVERSATION_KEYS, INDEXED
                                    OUTPUT_TOKENS, PROVIDER, STEP_PROVIDER, TASK_ID_KEY, TEXT_KEYS, TOOL_ARGS,
                                    TOOL_NAME, TOOL_RESULT, TOOL_SPAN_NAMES, USER_KEYS)
 from ..read.vocabulary import TASK_STATUSES, VERIFY_TOOL
-
-
-ATTRS = tuple(dict.fromkeys((
-    "gen_ai.operation.name", "openinference.span.kind", "traceloop.span.kind", "llm.request.type",
-    *TOOL_NAME, *TOOL_ARGS, *TOOL_RESULT, *MODEL, *STEP_PROVIDER, *INPUT_TOKENS, *OUTPUT_TOKENS,
-    *CONVERSATION_KEYS, *USER_KEYS, *TEXT_KEYS,
-    "error.type", "trace_audit.verified", "trace_audit.attempts", "trace_audit.detail", "trace_audit.reason",
-    "trace_audit.status", "trace_audit.replanned", "trace_audit.prompt_version", "gen_ai.tool.call.id",
-    "gen_ai.agent.name", "gen_ai.agent.id", "gen_ai.agent.version", "trace_audit.error", TASK_ID_KEY,
-    LANGFUSE_TYPE, LANGFUSE_LEVEL, LANGFUSE_STATUS_MESSAGE, MCP_METHOD,
-)))
-RESOURCE_ATTRS = tuple(dict.fromkeys((*CONVERSATION_KEYS, *USER_KEYS, "service.name", "service.version")))
-RESULT_KEYS = ("isError", "is_error", "ok", "success", "error", "exit_code", "exitCode", "exitcode",
-               "returncode", "return_code", "status", "content", "message", "detail", "verified", "attempts")
-EXIT_KEYS = ("exit_code", "exitCode", "exitcode", "returncode", "return_code")
-
-
-def col(key: str) -> str:
-    """The otlp_sp column holding an attribute's JSON text."""
-    return "a" + str(ATTRS.index(key))
-
-
-def rcol(key: str) -> str:
-    return "r" + str(RESOURCE_ATTRS.index(key))
-
-
-def _paths(keys) -> str:
-    return "[" + ", ".join("'$.\"" + k + "\"'" for k in keys) + "]"
-
-
-# ---- value helpers over JSON text -----------------------------------------------------
-
-def is_str(x: str) -> str:
-    return f"(left({x}, 1) = '\"')"
-
-
-def sval(x: str) -> str:
-    """The value of a JSON string (or the text of any other value)."""
-    return f"json_extract_string({x}, '$')"
-
-
-def pystr(x: str) -> str:
-    """str() of the Python value."""
-    return f"(CASE WHEN {x} = 'true' THEN 'True' WHEN {x} = 'false' THEN 'False' ELSE {sval(x)} END)"
-
-
-def truthy(x: str) -> str:
-    return f"({x} IS NOT NULL AND {x} NOT IN ('false', '0', '0.0', '-0.0', '\"\"', '[]', '{{}}'))"
-
-
-def present(x: str) -> str:
-    """Not None and not "" (mapping._first)."""
-    return f"({x} IS NOT NULL AND {x} <> '\"\"')"
-
-
-def first(xs) -> str:
-    """The first value that is present, as JSON text."""
-    return "(CASE " + " ".join(f"WHEN {present(x)} THEN {x}" for x in xs) + " END)"
-
-
-def or_chain(xs) -> str:
-    """Python `a or b or c`: the first truthy value, else the last one."""
-    *head, last = xs
-    return "(CASE " + " ".join(f"WHEN {truthy(x)} THEN {x}" for x in head) + f" ELSE {last} END)"
-
-
-def as_bool(x: str) -> str:
-    return (f"(CASE WHEN {x} IN ('true', 'false') THEN {x} = 'true' "
-            f"WHEN json_type({x}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN CAST({x} AS DOUBLE) <> 0 "
-            f"WHEN {is_str(x)} AND lower({sval(x)}) IN ('true', '1', 'yes') THEN true "
-            f"WHEN {is_str(x)} AND lower({sval(x)}) IN ('false', '0', 'no') THEN false END)")
-
-
-def as_int(x: str) -> str:
-    return (f"(CASE WHEN json_type({x}) IN ('BIGINT', 'UBIGINT') THEN TRY_CAST({x} AS BIGINT) "
-            f"WHEN json_type({x}) = 'DOUBLE' THEN TRY_CAST(trunc(CAST({x} AS DOUBLE)) AS BIGINT) "
-            f"WHEN {is_str(x)} AND regexp_full_match({sval(x)}, '\\s*[+-]?[0-9]+\\s*') "
-            f"THEN TRY_CAST(trim({sval(x)}) AS BIGINT) END)")
-
-
-def short(x: str) -> str:
-    """mapping._short: a string as is, anything else as JSON; at most 500 characters."""
-    t = f"(CASE WHEN {is_str(x)} THEN {sval(x)} ELSE CAST({x} AS VARCHAR) END)"
-    return f"(CASE WHEN length({t}) > 500 THEN left({t}, 500) || '…' ELSE {t} END)"
-
-
-def meta(pairs) -> str:
-    """A JSON object of the (name, JSON text) pairs whose value is not NULL, in order.
-
-    Spliced as text (concat_ws skips NULLs): every value is already compact JSON
-    (from json_transform, json_extract or to_json), and a map built and serialised per row cost
-    a sixth of the steps statement.
-    """
-    entries = ", ".join(f"CASE WHEN {v} IS NOT NULL AND {v} <> 'null' THEN '\"{k}\":' || {v} END"
-                        for k, v in pairs)
-    return f"('{{' || concat_ws(',', {entries}) || '}}')"
+from .otlp_attr_sql import ATTRS, RESOURCE_ATTRS, RESULT_KEYS, EXIT_KEYS, col, rcol, _paths, is_str, sval, pystr, truthy, present, first, or_chain, as_bool, as_int, short, meta
+from .otlp_step_sql import _result, _args, _tool, _err, _lf_level, _p, _WS, _TASK_STATUSES, _said, _exception, _holds_json
+# The task-id statements, run by otlp_rebuild.py as q.*.
+from .otlp_task_ids_sql import DERIVED_SHAPE, OLD, CLAIMS_IN_PLAY, CLAIM_CLOSURE, SHAPED_CLAIMS, NAMED_TRACES, NO_NAMED_TRACES, IDS, _OLD_IDS, DELETE_OLD  # noqa: F401
 
 
 # ---- the statements ----------------------------------------------------------------------
@@ -261,56 +167,6 @@ FROM (
 WINDOW w AS (PARTITION BY task_id ORDER BY started_at NULLS LAST, span_id)
 """
 
-_result = first([col(k) for k in TOOL_RESULT])
-_args = first([col(k) for k in TOOL_ARGS])
-_tool = first([col(k) for k in TOOL_NAME])
-_err = col("error.type")
-_lf_level = col(LANGFUSE_LEVEL)
-
-
-def _p(key: str) -> str:
-    return f"p[{RESULT_KEYS.index(key) + 1}]"
-
-
-# r's JSON type is read once (r_type): each json_type(r) parsed the whole result again.
-_obj = "(r_type = 'OBJECT')"
-_IS_ERROR_TRUE = "'\"isError: true\"'"
-_OK_FALSE = "'\"ok: false\"'"
-_SUCCESS_FALSE = "'\"success: false\"'"
-_STATUS_TEXT = "to_json('status: ' || " + sval("p[" + str(RESULT_KEYS.index("status") + 1) + "]") + ")"
-_WS = "' \t\n\r\f\v'"
-_TASK_STATUSES = ", ".join(f"'{v}'" for v in TASK_STATUSES)
-_r_text = sval("r")
-_said = "(CASE " + " ".join([
-    f"WHEN {_obj} AND ({_p('isError')} = 'true' OR {_p('is_error')} = 'true') "
-    f"THEN {short(or_chain([_p('content'), _p('error'), _IS_ERROR_TRUE]))}",
-    f"WHEN {_obj} AND {_p('ok')} = 'false' "
-    f"THEN {short(or_chain([_p('error'), _p('message'), _p('detail'), _OK_FALSE]))}",
-    f"WHEN {_obj} AND {_p('success')} = 'false' "
-    f"THEN {short(or_chain([_p('error'), _p('message'), _p('detail'), _SUCCESS_FALSE]))}",
-    f"WHEN {_obj} AND {_p('error')} IS NOT NULL AND {_p('error')} NOT IN ('null', 'false', '0', '0.0', '\"\"', '{{}}', '[]') "
-    f"THEN {short(_p('error'))}",
-    *[f"WHEN {_obj} AND json_type({_p(k)}) IN ('BIGINT', 'UBIGINT') AND {_p(k)} <> '0' THEN 'exit code ' || {_p(k)}"
-      for k in EXIT_KEYS],
-    f"WHEN {_obj} AND {is_str(_p('status'))} AND lower({sval(_p('status'))}) IN ('error', 'failed', 'failure') "
-    f"THEN {short(or_chain([_p('message'), _STATUS_TEXT]))}",
-    f"WHEN r_type = 'VARCHAR' AND starts_with(ltrim({_r_text}, {_WS}), 'Error:') "
-    f"THEN {short('to_json(trim(' + _r_text + ', ' + _WS + '))')}",
-]) + " END)"
-_exception = ("list_filter(list_transform(json_extract(events, '$[*]'), lambda e: CASE WHEN e->>'name' = 'exception' "
-              "THEN nullif(coalesce(nullif(e->'attributes'->>'exception.message', ''), "
-              "e->'attributes'->>'exception.type'), '') END), lambda m: m IS NOT NULL)[1]")
-
-# Values read several times are columns of an earlier CTE: an expression such as
-# as_int(first([...])) spelled out inline repeated its CASE at every use.
-
-
-def _holds_json(x: str, t: str) -> str:
-    """A JSON string (x) whose trimmed text (t) is itself JSON (mapping.parse_json)."""
-    return (f"({is_str(x)} AND (left({t}, 1) IN ('{{', '[', '\"') OR {t} IN ('true', 'false', 'null')) "
-            f"AND json_valid({t}))")
-
-
 STEPS = f"""
 CREATE OR REPLACE TEMP TABLE otlp_step AS
 WITH b0 AS (
@@ -451,96 +307,6 @@ SELECT task_id, 'otlp' AS source,
   coalesce(CASE WHEN has_head THEN h_claim END, o_claim) AS claim
 FROM s
 """
-
-# ---- task ids ------------------------------------------------------------------------
-# A turn's id is its trace-derived id (`otlp_task.task_id`, called turn_id from here on) or
-# the `trace_audit.task_id` it claims (mapping.assign_task_ids). Every stored OTLP task
-# names its trace in metadata.trace_id, and a turn that claimed an id keeps the claim in
-# metadata.claimed_task_id (whether it got the id or not).
-
-DERIVED_SHAPE = "'^[0-9a-f]{32}(:|$)'"
-
-# The stored rows of the touched traces (to be replaced), and of other traces whose turn
-# holds an id that starts with a touched trace's id (a claim made before that trace came).
-OLD = """
-CREATE OR REPLACE TEMP TABLE otlp_old AS
-SELECT task_id, metadata->>'trace_id' AS trace_id, metadata->>'claimed_task_id' AS claim
-FROM tasks
-WHERE source = 'otlp' AND (metadata->>'trace_id' IN (SELECT trace_id FROM otlp_touched)
-                           OR split_part(task_id, ':', 1) IN (SELECT trace_id FROM otlp_touched))
-"""
-
-CLAIMS_IN_PLAY = """
-SELECT (SELECT count(claim) FROM otlp_task) + (SELECT count(claim) FROM otlp_old)
-       + (SELECT count(*) FROM otlp_old WHERE trace_id NOT IN (SELECT trace_id FROM otlp_touched))
-"""
-
-# Untouched traces whose turns claim, hold or held an id that a touched turn claims or
-# claimed (and so on, transitively), or hold an id named after a touched trace: who gets
-# the id may change, so they are rebuilt too.
-CLAIM_CLOSURE = """
-WITH RECURSIVE stored AS (
-  SELECT metadata->>'trace_id' AS trace_id, metadata->>'claimed_task_id' AS claim FROM tasks
-  WHERE source = 'otlp' AND contains(CAST(metadata AS VARCHAR), '"claimed_task_id"')
-), c(trace_id) AS (
-  SELECT trace_id FROM stored WHERE claim IN (SELECT claim FROM otlp_task UNION ALL SELECT claim FROM otlp_old)
-  UNION
-  SELECT trace_id FROM otlp_old
-  UNION
-  SELECT s2.trace_id FROM c JOIN stored s1 ON s1.trace_id = c.trace_id JOIN stored s2 ON s2.claim = s1.claim
-)
-SELECT DISTINCT trace_id FROM c WHERE trace_id IS NOT NULL AND trace_id NOT IN (SELECT trace_id FROM otlp_touched)
-"""
-
-# Stored traces named by a claim shaped like a trace-derived id (only run when there is one).
-SHAPED_CLAIMS = f"SELECT count(*) FROM otlp_task WHERE regexp_matches(claim, {DERIVED_SHAPE})"
-NAMED_TRACES = f"""
-CREATE OR REPLACE TEMP TABLE otlp_named AS
-SELECT DISTINCT trace_id FROM otel_spans
-WHERE trace_id IN (SELECT split_part(claim, ':', 1) FROM otlp_task WHERE regexp_matches(claim, {DERIVED_SHAPE}))
-"""
-NO_NAMED_TRACES = "CREATE OR REPLACE TEMP TABLE otlp_named (trace_id VARCHAR)"
-
-# Each turn's id: its claim when no check refuses it and it is the earliest claimant
-# (start, then trace id, then task span id), else its turn id; the claim, and why it was
-# refused, in metadata.
-IDS = f"""
-CREATE OR REPLACE TEMP TABLE otlp_ids AS
-WITH held AS (
-  SELECT task_id AS claim, min(source) AS source FROM tasks
-  WHERE source <> 'otlp' AND task_id IN (SELECT claim FROM otlp_task) GROUP BY ALL
-), c AS (
-  SELECT t.task_id AS turn_id, t.trace_id, t.turn_key, t.started_at, t.claim,
-    CASE WHEN t.claim IS NULL THEN NULL
-         WHEN regexp_matches(t.claim, {DERIVED_SHAPE}) AND t.claim <> t.task_id
-              AND split_part(t.claim, ':', 1) IN (SELECT trace_id FROM otlp_named)
-           THEN 'names another turn of a stored trace'
-         WHEN held.source IS NOT NULL THEN 'held by a ' || held.source || ' task' END AS refused
-  FROM otlp_task t LEFT JOIN held USING (claim)
-), r AS (
-  SELECT turn_id, row_number() OVER w AS rank, first_value(trace_id) OVER w AS first_trace,
-    first_value(turn_key) OVER w AS first_key
-  FROM c WHERE claim IS NOT NULL AND refused IS NULL
-  WINDOW w AS (PARTITION BY claim ORDER BY started_at NULLS LAST, trace_id, turn_key)
-), d AS (
-  SELECT c.turn_id, c.claim, r.rank,
-    coalesce(c.refused, CASE WHEN r.rank > 1 THEN 'claimed by an earlier turn (trace ' || r.first_trace
-                                                   || ', task span ' || r.first_key || ')' END) AS clash
-  FROM c LEFT JOIN r USING (turn_id)
-)
-SELECT turn_id, CASE WHEN rank = 1 THEN claim ELSE turn_id END AS task_id,
-  CASE WHEN clash IS NOT NULL THEN json_object('claimed_task_id', claim, 'task_id_clash', clash)
-       WHEN claim IS NOT NULL THEN json_object('claimed_task_id', claim)
-       ELSE '{{}}' END AS meta
-FROM d
-"""
-
-_OLD_IDS = "(SELECT task_id FROM otlp_old WHERE trace_id IN (SELECT trace_id FROM otlp_touched))"
-DELETE_OLD = [
-    f"DELETE FROM steps WHERE task_id IN {_OLD_IDS}",
-    f"DELETE FROM messages WHERE source = 'otlp' AND task_id IN {_OLD_IDS}",
-    f"DELETE FROM tasks WHERE source = 'otlp' AND task_id IN {_OLD_IDS}",
-]
 
 INSERT_STEPS = """
 INSERT INTO steps BY NAME
