@@ -174,6 +174,11 @@ def test_bad_user_pattern_is_reported_by_list_and_position():
     ("```\nprint('Reminder created')\n```", False),
     ("你说“已经订好了”，但我这边没有找到这笔订单。", False),
     ("> Booking confirmed\nI am still checking.", False),
+    # a resolved problem is no failure; "a moment ago" is what was just done, "two days ago" history
+    ("I have updated notes.py and the issue is fixed.", True),
+    ("The report was emailed to your manager a moment ago.", True),
+    ("The report was emailed to your manager two days ago.", False),
+    ("这个提醒周三就已经设置过了。", False),
 ])
 def test_clause_scope(classify, reply, claim):
     assert classify(reply) is claim

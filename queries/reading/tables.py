@@ -15,6 +15,7 @@ import json
 import duckdb
 import pyarrow as pa
 
+from ..config import DEFAULT_WRITE_NAMES
 from .tools import ToolTyper
 
 READING_COLUMNS = [("reply_text", "VARCHAR"), ("is_claim", "BOOLEAN"), ("admits_failure", "BOOLEAN"),
@@ -45,7 +46,11 @@ LEFT JOIN (
 
 def tool_typer(plan) -> ToolTyper:
     wt = plan.config.write_tools
+    # Coding agents' tools (edit, bash, Computer_terminal...) name no verb a lexicon can read: they are
+    # writes by name, matched without case, unless the config replaces the defaults.
+    defaults = [] if wt.replace_defaults else DEFAULT_WRITE_NAMES
     return ToolTyper(plan.lexicon.data, names=wt.names, exclude=wt.exclude, read_names=wt.read_names,
+                     default_names=defaults,
                      patterns=wt.patterns, use_verbs=not wt.replace_defaults)
 
 

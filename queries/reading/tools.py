@@ -36,7 +36,7 @@ def words(name: str) -> list[str]:
 
 class ToolTyper:
     def __init__(self, lex: dict, names: list[str] = (), exclude: list[str] = (), read_names: list[str] = (),
-                 patterns: list[str] = (), use_verbs: bool = True):
+                 patterns: list[str] = (), use_verbs: bool = True, default_names: list[str] = ()):
         self.strong: dict[str, str | None] = {}
         self.weak: dict[str, str | None] = {}
         for cls, spec in lex["actions"].items():
@@ -53,6 +53,7 @@ class ToolTyper:
         self.http_read = set(tools.get("http_read", []))
         self.names, self.exclude, self.read_names = set(names), set(exclude), set(read_names)
         self.patterns = [re.compile(p, re.I) for p in patterns]
+        self.default_names = {n.lower() for n in default_names}
         self.use_verbs = use_verbs
 
     def _verb(self, ws: list[str]) -> tuple[str, str | None, str] | None:
@@ -76,6 +77,8 @@ class ToolTyper:
             return ToolClass(tool, False, None, "config write_tools.read_names")
         if tool in self.names:
             return ToolClass(tool, True, action, "config write_tools.names")
+        if tool.lower() in self.default_names:
+            return ToolClass(tool, True, action or "update", "coding-agent tool (default write name)")
         for p in self.patterns:
             if p.search(tool):
                 return ToolClass(tool, True, action, f"config write_tools.patterns {p.pattern!r}")
