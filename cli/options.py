@@ -25,35 +25,27 @@ def zone(name: str) -> str:
 
 # Argument types: a bad value is a usage error (exit 2, argparse's message), never an internal one.
 
-def port(text: str) -> int:
+def _bounded(text: str, parse, ok, what: str):
     try:
-        n = int(text)
+        x = parse(text)
     except ValueError:
-        n = -1
-    if not 0 <= n <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535)")
-    return n
+        x = None
+    if x is None or not ok(x):
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+    return x
+
+
+def port(text: str) -> int:
+    return _bounded(text, int, lambda n: 0 <= n <= 65535, "a port (0 to 65535)")
 
 
 def positive(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        x = float("nan")
-    if not 0 < x < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
-    return x
+    return _bounded(text, float, lambda x: 0 < x < float("inf"), "a positive number")
 
 
 def count(text: str) -> int:
     """A whole number of rows, 0 or more."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
-    return n
+    return _bounded(text, int, lambda n: n >= 0, "a whole number of 0 or more")
 
 
 DEFAULT_WAIT = 30.0
@@ -61,10 +53,4 @@ DEFAULT_WAIT = 30.0
 
 def seconds(text: str) -> float:
     """A duration of 0 seconds or more (--wait)."""
-    try:
-        x = float(text)
-    except ValueError:
-        x = -1.0
-    if not 0 <= x < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
-    return x
+    return _bounded(text, float, lambda x: 0 <= x < float("inf"), "a number of seconds (0 or more)")

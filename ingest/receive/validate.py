@@ -58,6 +58,18 @@ class Checked:
         if len(self.reasons) < MAX_REASONS:
             self.reasons.append(reason)
 
+    def keep_readable(self, items: list, convert) -> list:
+        """The items `convert` can read (each other one rejected with its reason), counted as accepted."""
+        keep = []
+        for item in items:
+            try:
+                convert(item)
+                keep.append(item)
+            except (BadSpan, ValueError, TypeError, AttributeError, OverflowError) as exc:
+                self.reject(str(exc) or type(exc).__name__)
+        self.accepted += len(keep)
+        return keep
+
     @property
     def message(self) -> str:
         return f"{self.rejected} span(s) rejected: " + "; ".join(self.reasons) if self.rejected else ""
@@ -201,16 +213,9 @@ def check_json(body: bytes, max_record_bytes: int = MAX_RECORD_BYTES) -> Checked
     out = Checked("jsonl")
     for _, _, scopes in tree:
         for ss, spans in scopes:
-            keep = []
-            for span in spans:
-                try:
-                    span_values(span)
-                    keep.append(span)
-                except (BadSpan, ValueError, TypeError, AttributeError, OverflowError) as exc:
-                    out.reject(str(exc) or type(exc).__name__)
+            keep = out.keep_readable(spans, span_values)
             if len(keep) != len(spans):
                 ss["spans"] = keep
-            out.accepted += len(keep)
     if not out.accepted:
         return out
     if not out.rejected and not recoded and len(body) <= max_record_bytes:

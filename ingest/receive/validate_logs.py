@@ -39,16 +39,9 @@ def check_logs_json(body: bytes, max_record_bytes: int = MAX_RECORD_BYTES) -> Ch
     out = Checked("logs.jsonl")
     for _, _, scopes in tree:
         for sl, records in scopes:
-            keep = []
-            for rec in records:
-                try:
-                    json_record_values(rec)
-                    keep.append(rec)
-                except (BadSpan, ValueError, TypeError, AttributeError, OverflowError) as exc:
-                    out.reject(str(exc) or type(exc).__name__)
+            keep = out.keep_readable(records, json_record_values)
             if len(keep) != len(records):
                 sl["logRecords" if "logRecords" in sl else "log_records"] = keep
-            out.accepted += len(keep)
     if not out.accepted:
         return out
     if not out.rejected and not recoded and not _SURROGATE_ESCAPE.search(body) and len(body) <= max_record_bytes:
