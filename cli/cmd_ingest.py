@@ -9,6 +9,7 @@ import sys
 
 from .errors import UserError
 from .options import DEFAULT_WAIT, add_db_option, seconds, zone
+from .terminal import safe
 
 HELP = """Load agent traces and audit logs into the warehouse.
 
@@ -74,7 +75,7 @@ def run(args) -> int:
         tz, tz_source = naive_zone(args.tz)
         summary = ingest(args.paths, args.db, tz=tz, tz_source=tz_source, max_record_bytes=args.max_record_mb * 1024 * 1024,
                          progress=False if args.no_progress else None, redaction=redaction,
-                         wait_seconds=args.wait, on_wait=lambda note: print(note, file=sys.stderr, flush=True))
+                         wait_seconds=args.wait, on_wait=lambda note: print(safe(note), file=sys.stderr, flush=True))
     except ValueError as exc:
         raise UserError(str(exc)) from exc
     if args.json:
@@ -113,7 +114,7 @@ def _warn_naive_utc(summary) -> None:
     files = [f.path for f in summary.files if f.status == "loaded" and f.naive_read_as_default]
     if not files:
         return
-    which = files[0] + (f" and {len(files) - 1} more file(s) hold" if len(files) > 1 else " holds")
+    which = safe(files[0]) + (f" and {len(files) - 1} more file(s) hold" if len(files) > 1 else " holds")
     sys.stderr.write(
         f"note: {which} times without a UTC offset; they were read as UTC because neither --tz nor "
         "$TRACE_AUDIT_TZ named a zone. If they are local times (e.g. Beijing time, UTC+8), load them into a "

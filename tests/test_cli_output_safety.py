@@ -55,3 +55,14 @@ def test_no_control_codes_reach_the_terminal_and_no_formula_a_spreadsheet(tmp_pa
     cells = [c for row in csv.reader(io.StringIO(capsys.readouterr().out)) for c in row]
     assert cells and not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
     assert "'" + FORMULA in cells
+
+
+def test_a_file_name_with_control_codes_is_shown_as_text(tmp_path, capsys):
+    src = tmp_path / ("naive\x1b]0;pwned\x07.jsonl")
+    src.write_text(json.dumps({"record": "task", "task_id": "n1", "user_id": "u", "status": "success",
+                               "started_at": "2026-11-20T08:00:00"}) + "\n")  # a naive time: stderr's note
+    assert main(["ingest", str(src), "--db", str(tmp_path / "w.duckdb"), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    _clean(out)
+    _clean(err)
+    assert "naive\\u001b]0;pwned\\u0007.jsonl" in out and "\\u001b" in err
