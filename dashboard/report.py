@@ -62,7 +62,7 @@ class WeeklyReport:
                          f"(first seen {analysis.fmt_ts(o['first_seen'], self.tz)}; "
                          f"{analysis.pct(o['rate'])} verified=false on it, {o['verified_false']} of {o['steps']} checked writes)")
             out.append(f"{r.tool}: verified=false rate rose {analysis.pct(r.prev_rate)} → {analysis.pct(r.cur_rate)} "
-                       f"(z = {r.z:.1f}, p {analysis.p_text(r.p)}){where}.")
+                       f"(p {analysis.p_text(r.p)}, q {analysis.p_text(r.q)}){where}.")
         return out
 
 

@@ -154,7 +154,8 @@ def test_trends_flag_create_reminder_with_the_test_named(monkeypatch, sample_db)
     at = app(monkeypatch, sample_db, "trends", **W47)
     flags = [shown(e.value) for e in at.error]
     assert any(f.startswith("create_reminder: verified=false rate") for f in flags), flags
-    assert any("two-proportion z-test, p < 0.01, at least 30 calls" in c.value for c in at.caption)
+    assert any("Fisher's exact test, Benjamini-Hochberg adjusted across tools and measures, q < 0.01, at least 30 calls"
+               in c.value for c in at.caption)
 
 
 def test_investigate_opens_an_incident_with_a_verdict(monkeypatch, sample_db, latest_run):

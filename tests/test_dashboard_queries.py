@@ -42,12 +42,25 @@ def test_fingerprint_keeps_different_faults_apart(con):
     assert "(no error text)" in got
 
 
-def test_two_proportion_z():
-    z, p = analysis.two_proportion_z(60, 240, 5, 250)  # 25% vs 2%
-    assert z > 7 and p < 1e-10
-    z, p = analysis.two_proportion_z(5, 250, 5, 250)
-    assert z == 0 and p == pytest.approx(0.5)
-    assert analysis.two_proportion_z(1, 0, 1, 10) == (0.0, 1.0)
+def test_rise_p_is_fishers_exact_one_sided():
+    # 5 of 30 against 0 of 30: the normal approximation said p = 0.0098; exact is 0.0261
+    assert analysis.rise_p(5, 30, 0, 30) == pytest.approx(0.02608, abs=5e-5)
+    assert analysis.rise_p(60, 240, 5, 250) < 1e-12
+    assert analysis.rise_p(5, 250, 5, 250) > 0.5  # no rise
+    assert analysis.rise_p(0, 30, 5, 30) == pytest.approx(1.0)  # a fall is no rise
+    assert analysis.rise_p(1, 0, 1, 10) == 1.0
+
+
+def test_small_counts_and_many_tools_are_not_flagged_by_chance():
+    rows = [{"tool": "set_alarm", "period": "current", "calls": 30, "checked": 30, "failed": 5,
+             "verified_false": 0, "retried": 0, "problems": 5},
+            {"tool": "set_alarm", "period": "previous", "calls": 30, "checked": 30, "failed": 0,
+             "verified_false": 0, "retried": 0, "problems": 0}]
+    compare = pd.DataFrame(rows)
+    assert analysis.significant_rises(compare) == []  # p = 0.026, flagged before at 0.0098
+    # q: Benjamini-Hochberg over every pair tested (here 3 measures of one tool)
+    ps = [analysis.rise_p(5, 30, 0, 30), analysis.rise_p(0, 30, 0, 30), analysis.rise_p(0, 30, 0, 30)]
+    assert analysis.fdr_adjusted(ps)[0] == pytest.approx(min(1.0, ps[0] * 3), rel=1e-6)
 
 
 def test_significant_rises_respects_minimum_calls():
