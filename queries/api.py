@@ -9,7 +9,7 @@
 Every frame comes out of DuckDB as Arrow and is handed to polars with `pl.from_arrow(...,
 rechunk=False)`: numbers, booleans and times keep DuckDB's Arrow buffers (no copy; the test
 checks the addresses), and text is asked of DuckDB as Arrow string views, polars' own string
-layout, so it is not re-encoded either. The `*_arrow` twins return
+layout, so it is not re-encoded either (with pyarrow >= 16; older pyarrow gets plain strings). The `*_arrow` twins return
 the pyarrow tables for code that wants no polars at all; polars itself is the `[polars]` extra.
 
 The connection is read-only (an ingest or the OTLP receiver may write meanwhile: they wait for
@@ -58,11 +58,12 @@ class Warehouse:
     def __init__(self, path: str | None = None, wait_seconds: float = 10.0):
         self.path = db.require(path)
         self.con = db.connect(self.path, read_only=True, wait_seconds=wait_seconds)
-        try:  # text as Arrow string views, polars' own string layout (needs Arrow format 1.4 output)
-            self.con.execute("SET GLOBAL arrow_output_version = '1.4'")
-            self.con.execute("SET GLOBAL produce_arrow_string_view = true")
-        except duckdb.Error:  # an older DuckDB: plain strings, which polars converts
-            pass
+        if int(pa.__version__.split(".")[0]) >= 16:  # pyarrow 15 cannot hold string views
+            try:  # text as Arrow string views, polars' own string layout (needs Arrow format 1.4 output)
+                self.con.execute("SET GLOBAL arrow_output_version = '1.4'")
+                self.con.execute("SET GLOBAL produce_arrow_string_view = true")
+            except duckdb.Error:  # an older DuckDB: plain strings, which polars converts
+                pass
 
     # -- Arrow ---------------------------------------------------------------------------------
     def sql_arrow(self, query: str, params: dict[str, Any] | list | None = None) -> pa.Table:
