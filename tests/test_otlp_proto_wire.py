@@ -28,7 +28,7 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyVa
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from test_otlp_support import finished_spans, protobuf_of_json, request_of, sample_turns
-from trace_audit.ingest.read.otlp import proto, proto_wire
+from trace_audit.ingest.read.otlp import proto, proto_levels, proto_wire
 from trace_audit.ingest.read.otlp.spans import SpanBatch
 
 REAL = Path("/work/shared/real_traces/otlp_proto_examples")
@@ -284,7 +284,7 @@ def test_a_request_over_the_fast_size_takes_the_reference_walk(monkeypatch):
     rng = random.Random(5)
     datas = [random_request(rng) for _ in range(4)]
     big = max(range(4), key=lambda i: len(datas[i]))
-    monkeypatch.setattr(proto_wire, "MAX_FAST_BYTES", len(datas[big]) - 1)
+    monkeypatch.setattr(proto_levels, "MAX_FAST_BYTES", len(datas[big]) - 1)
     items = list(enumerate(datas, 1))
     assert assert_same(items) == [len(d) > len(datas[big]) - 1 for d in datas]
 
