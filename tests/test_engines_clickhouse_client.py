@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -20,18 +19,15 @@ pytest.importorskip("chdb")
 if tuple(int(p) for p in clickhouse_connect.__version__.split(".")[:2]) < (1, 6):
     pytest.skip("chdb:// addresses need clickhouse-connect >= 1.6", allow_module_level=True)
 
-from trace_audit.cli.rule_fixtures import DEFAULT_NOW, discover  # noqa: E402
-from trace_audit.queries.config import parse_config  # noqa: E402
-from trace_audit.queries.engines import run_rules_on  # noqa: E402
+from engine_support import assert_fixture_alike  # noqa: E402
+from trace_audit.cli.rule_fixtures import discover  # noqa: E402
 from trace_audit.queries.engines.clickhouse import ClickHouseEngine  # noqa: E402
 from trace_audit.queries.export import load_into_clickhouse  # noqa: E402
-from trace_audit.cli.engine_check import load_fixture  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_data"
 NOW = "2026-11-30T00:00:00+00:00"
 FINDINGS = ("SELECT rule_id, severity, task_id, conversation_id, user_id, seq, message, CAST(evidence AS VARCHAR), "
             "event_time FROM findings WHERE run_id = ? ORDER BY ALL")
-STAGED = FINDINGS.replace("FROM findings WHERE run_id = ?", "FROM _ta_stage")
 
 
 def cli(*args: str) -> str:
@@ -75,19 +71,5 @@ def client_engine(tmp_path_factory):
 
 @pytest.mark.parametrize("rule_id,path", FIXTURES, ids=[f"{r}/{p.stem}" for r, p in FIXTURES])
 def test_fixture_same_findings_through_the_client(client_engine, rule_id, path):
-    con, expect = load_fixture(path)
-    try:
-        cfg = parse_config(expect.get("config", {}), f"{path} expect.config")
-        now = datetime.fromisoformat(expect.get("now", DEFAULT_NOW))
-        duck = run_rules_on("duckdb", con, now=now, rule_ids=[rule_id], config=cfg, store=False)
-        want = con.execute(STAGED).fetchall()
-        load_into_clickhouse(con, client_engine, replace=True)
-        client_engine.attach(con)
-        got_run = run_rules_on("clickhouse", con, now=now, rule_ids=[rule_id], config=cfg, store=False,
-                               engine=client_engine)
-        got = con.execute(STAGED).fetchall()
-    finally:
-        con.close()
-    assert duck.failed == [] and got_run.failed == [], got_run.failed
-    assert got == want, (f"{path.name}: only DuckDB {sorted(set(want) - set(got), key=repr)[:2]}; "
-                         f"only ClickHouse {sorted(set(got) - set(want), key=repr)[:2]}")
+    assert_fixture_alike("clickhouse", client_engine, rule_id, path,
+                         before_attach=lambda con, eng: load_into_clickhouse(con, eng, replace=True))

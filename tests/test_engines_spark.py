@@ -51,9 +51,8 @@ def test_sample_month_same_findings_on_duckdb_and_spark(tmp_path):
 
 # ---- rule fixtures: one Spark session for all of them -------------------------------------------
 
-from trace_audit.cli.engine_check import load_fixture  # noqa: E402
-from trace_audit.cli.rule_fixtures import DEFAULT_NOW, discover  # noqa: E402
-from trace_audit.queries.config import parse_config  # noqa: E402
+from engine_support import assert_fixture_alike  # noqa: E402
+from trace_audit.cli.rule_fixtures import discover  # noqa: E402
 from trace_audit.queries.engines.spark import SparkEngine  # noqa: E402
 
 FIXTURES = [(rule_id, p) for rule_id, paths in sorted(discover().items()) for p in paths]
@@ -69,18 +68,4 @@ def spark_session():
 @pytest.mark.slow
 @pytest.mark.parametrize("rule_id,path", FIXTURES, ids=[f"{r}/{p.stem}" for r, p in FIXTURES])
 def test_fixture_same_findings_on_duckdb_and_spark(spark_session, rule_id, path):
-    con, expect = load_fixture(path)
-    try:
-        cfg = parse_config(expect.get("config", {}), f"{path} expect.config")
-        now = datetime.fromisoformat(expect.get("now", DEFAULT_NOW))
-        duck = run_rules_on("duckdb", con, now=now, rule_ids=[rule_id], config=cfg, store=False)
-        want = con.execute(STAGED).fetchall()
-        spark_session.attach(con)
-        got_run = run_rules_on("spark", con, now=now, rule_ids=[rule_id], config=cfg, store=False,
-                               engine=spark_session)
-        got = con.execute(STAGED).fetchall()
-    finally:
-        con.close()
-    assert duck.failed == [] and got_run.failed == [], got_run.failed
-    assert got == want, (f"{path.name}: only DuckDB {sorted(set(want) - set(got), key=repr)[:2]}; "
-                         f"only Spark {sorted(set(got) - set(want), key=repr)[:2]}")
+    assert_fixture_alike("spark", spark_session, rule_id, path)
