@@ -79,3 +79,10 @@ def _stand_in_findings(db_path: str, labels: Path) -> None:
         db.mark_changed(con)
     finally:
         con.close()
+
+
+def shown(markdown: str) -> str:
+    """What a reader sees of Markdown whose stored text was escaped (dashboard/safe.py)."""
+    import re
+
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)

@@ -12,7 +12,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard_support import TZ, build_sample_db
+from dashboard_support import TZ, build_sample_db, shown
 from trace_audit.dashboard.serve import app_path
 
 W47 = {"from": "2026-11-16", "to": "2026-11-22"}
@@ -74,11 +74,6 @@ def metric(at: AppTest, label: str) -> str:
 
 def number(text: str) -> int:
     return int(text.replace(",", ""))
-
-
-def shown(markdown: str) -> str:
-    """What a reader sees of Markdown whose stored text was escaped (dashboard/safe.py)."""
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
 
 
 def texts(at: AppTest) -> str:

@@ -16,6 +16,21 @@ from test_otlp_support import protobuf_of_json
 CLI = [sys.executable, "-c", "import sys; from trace_audit.cli.main import main; sys.exit(main())"]
 
 
+def _open_files(fds: str) -> list[str]:
+    """Where each open descriptor of a process points; one closed while we look is skipped."""
+    links = []
+    try:
+        names = os.listdir(fds)
+    except FileNotFoundError:  # the process has gone
+        return links
+    for fd in names:
+        try:
+            links.append(os.readlink(f"{fds}/{fd}"))
+        except FileNotFoundError:  # closed between the listing and the look
+            pass
+    return links
+
+
 def test_a_killed_ingest_of_stdin_leaves_no_copy_of_it(tmp_path):
     # Standard input is copied so it can be hashed and re-read; that copy holds the input before
     # redaction. It has no name at any moment, so SIGKILL mid-read leaves nothing behind.
@@ -31,8 +46,7 @@ def test_a_killed_ingest_of_stdin_leaves_no_copy_of_it(tmp_path):
         held = []
         while time.monotonic() < deadline and not held:  # wait until the copy is open and holds the line
             fds = f"/proc/{proc.pid}/fd"
-            held = [os.readlink(f"{fds}/{fd}") for fd in os.listdir(fds)
-                    if str(spool) in os.readlink(f"{fds}/{fd}")] if os.path.isdir(fds) else []
+            held = [link for link in _open_files(fds) if str(spool) in link]
             time.sleep(0.05)
         assert held, "the ingest never opened its copy of stdin"
         assert all("(deleted)" in h or "#" in h for h in held), held  # open, but with no name

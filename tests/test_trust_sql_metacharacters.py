@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 from trace_audit.dashboard.serve import app_path
 from trace_audit.ingest.load.loader import ingest
 
+from dashboard_support import shown
+
 EVIL = "'; DROP TABLE steps; --"
 PAYLOADS = [EVIL, "' OR '1'='1", "%", "_", "\\", '"', "'", "\\'; SELECT 1; --", "t1' --", "%' OR 1=1 --",
             "用户'); DELETE FROM tasks; --", "\u0000", "ＤＲＯＰ", "🙂'"]
@@ -68,7 +70,7 @@ def found(at: AppTest) -> set[str]:
     tables = [d.value for d in at.dataframe if "task_id" in d.value.columns and "seq" not in d.value.columns]
     if tables and len(tables[0]) > 1:
         return set(tables[0]["task_id"])
-    text = "\n".join(str(m.value) for m in at.markdown) + "\n".join(str(s.value) for s in at.subheader)
+    text = "\n".join(shown(str(m.value)) for m in at.markdown) + "\n".join(shown(str(s.value)) for s in at.subheader)
     return {t["task_id"] for t in TASKS if f"Turn {t['task_id']}" in text}
 
 
