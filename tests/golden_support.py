@@ -52,3 +52,23 @@ def check_golden(source: Path, db_path: str) -> None:
         rows = query(db_path, f"SELECT {', '.join(columns)} FROM {table} ORDER BY {ORDER[table]}")
         got = [{c: _plain(c, v) for c, v in zip(columns, row)} for row in rows]
         assert got == want, f"{source.name}: {table} differ"
+
+
+def said_but_not_done(path: str, now) -> dict[str, list[dict]]:
+    """Run said_but_not_done over the warehouse at `path`: each task id with its findings' evidence."""
+    import json
+
+    from trace_audit.queries.engine import run_rules
+    from trace_audit.queries.warehouse import db
+
+    con = db.connect(path)
+    try:
+        result = run_rules(con, now=now, rule_ids=["said_but_not_done"])
+        assert result.failed == []
+        rows = con.execute("SELECT task_id, evidence FROM findings WHERE run_id = ?", [result.run_id]).fetchall()
+    finally:
+        con.close()
+    out: dict[str, list[dict]] = {}
+    for task_id, evidence in rows:
+        out.setdefault(task_id, []).append(json.loads(evidence))
+    return out

@@ -16,8 +16,7 @@ import pytest
 
 from golden_support import GOLDEN, check_golden, query
 from trace_audit.ingest.load.loader import ingest
-from trace_audit.queries.engine import run_rules
-from trace_audit.queries.warehouse import db
+from golden_support import said_but_not_done as findings_by_task
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real"
 NOW = datetime(2026, 11, 30, tzinfo=timezone.utc)
@@ -42,17 +41,7 @@ FIXTURES = {
 
 
 def said_but_not_done(path: str) -> dict[str, list[dict]]:
-    con = db.connect(path)
-    try:
-        result = run_rules(con, now=NOW, rule_ids=["said_but_not_done"])
-        assert result.failed == []
-        rows = con.execute("SELECT task_id, evidence FROM findings WHERE run_id = ?", [result.run_id]).fetchall()
-    finally:
-        con.close()
-    out: dict[str, list[dict]] = {}
-    for task_id, evidence in rows:
-        out.setdefault(task_id, []).append(json.loads(evidence))
-    return out
+    return findings_by_task(path, NOW)
 
 
 @pytest.mark.parametrize("source", list(FIXTURES), ids=lambda p: f"{p.parent.name}/{p.name}")
