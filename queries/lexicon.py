@@ -24,6 +24,7 @@ import duckdb
 from .config import Config
 
 LEXICON_FILE = Path(__file__).resolve().parent / "lexicon" / "claims.toml"
+VALUES_FILE = LEXICON_FILE.with_name("values.toml")  # what a reply's values are (queries/reading/values.py)
 STEP_LISTS = ("not_started", "not_created")
 # config [lexicon] key -> the clause rules it extends
 CLAUSE_EXTENSIONS = {"claim": "completion", "honest": "failure", "cue": "conditional"}
@@ -49,12 +50,29 @@ class CompiledLexicon:
     def reader(self):
         return _reader(self.digest, json.dumps(self.data, sort_keys=True, ensure_ascii=False))
 
+    def value_reader(self):
+        return _value_reader(self.digest, json.dumps(self.data.get("values", {}), sort_keys=True, ensure_ascii=False))
+
 
 @lru_cache(maxsize=8)
 def _reader(digest: str, data_json: str):
     from .reading.clauses import Reader
 
     return Reader(json.loads(data_json))
+
+
+@lru_cache(maxsize=8)
+def _value_reader(digest: str, data_json: str):
+    try:  # TEMP until queries/reading/values.py lands
+        from .reading.values import ValueReader
+    except ImportError:
+        class ValueReader:  # noqa: D101
+            def __init__(self, _data):
+                pass
+
+            def extract(self, _text):
+                return []
+    return ValueReader(json.loads(data_json))
 
 
 def load_data(path: Path = LEXICON_FILE) -> dict:
@@ -117,6 +135,8 @@ def lint(data: dict) -> list[str]:
 
 def compile_lexicon(config: Config | None = None, path: Path = LEXICON_FILE) -> CompiledLexicon:
     data = copy.deepcopy(load_data(path))
+    if VALUES_FILE.exists() and path == LEXICON_FILE:
+        data["values"] = load_data(VALUES_FILE)
     if config is not None:
         for key, kind in CLAUSE_EXTENSIONS.items():
             extra = getattr(config.lexicon, key)

@@ -51,9 +51,17 @@ def test_airline_15_failure_was_admitted_before_the_cancellation_claim(tau_findi
     assert "tau:airline:15:0" not in tau_findings
 
 
-def test_no_said_but_not_done_finding_on_the_real_tau_runs(tau_findings):
-    # the 16 former findings were all of the shape above (checked by hand, docs/rules.md)
-    assert tau_findings == {}
+def test_on_the_real_tau_runs_only_the_two_unbacked_bag_claims_fire(tau_findings):
+    # The 16 former findings were all of the shape above (checked by hand, docs/rules.md).
+    # Issue 15: each claimed action needs its own write. In airline runs 3 and 5 the reply says
+    # checked bags "have been added" and update_reservation_baggages was never called; the flight
+    # or cabin update in the same reply did succeed, so the turn as a whole looked done.
+    assert sorted(tau_findings) == ["tau:airline:3:0", "tau:airline:5:0"]
+    for task_id, message_id in (("tau:airline:3:0", "tau:airline:3:0:60"), ("tau:airline:5:0", "tau:airline:5:0:24")):
+        (evidence,) = tau_findings[task_id]
+        assert evidence["kind"] == "partial" and evidence["message_id"] == message_id
+        assert evidence["unbacked_object"] == "bag" and "bag" in evidence["unbacked_claim"]
+        assert evidence["unbacked_action"] == "create"
 
 
 def test_airline_15_without_the_admission_is_partial(tmp_path):

@@ -134,10 +134,12 @@ def run_plan_on(eng: Engine, con: duckdb.DuckDBPyConnection, plan: rule_engine.P
     started = started or datetime.now(timezone.utc)
     ref = Reference(plan)
     eng.create_values_table("argument_bounds", ref.bounds_columns, ref.bounds_rows)
-    from ..reading.tables import READING_COLUMNS, TOOL_COLUMNS, reading_table, tool_table
+    from ..reading.tables import CLAIM_COLUMNS, READING_COLUMNS, TOOL_COLUMNS, reading_tables, tool_table
 
     # the reading is computed once, from the warehouse, and handed to the engine as data
-    eng.create_values_table("reply_readings", READING_COLUMNS, reading_table(con, plan))
+    readings = reading_tables(con, plan)
+    eng.create_values_table("reply_readings", READING_COLUMNS, readings["reply_readings"])
+    eng.create_values_table("claim_items", CLAIM_COLUMNS, readings["claim_items"])
     eng.create_values_table("tool_classes", TOOL_COLUMNS, tool_table(con, plan))
     model_failures = _materialise_models(eng, plan)
     staged: list[Rule] = []

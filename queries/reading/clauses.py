@@ -45,6 +45,8 @@ class Reading:
     verdict: str  # claim | retracted | no_claim
     clauses: list[ClauseReading] = field(default_factory=list)
     admits_failure: bool = False  # some clause reports a failure or a negated action
+    standing: tuple[int, ...] = ()  # indexes of the completion clauses no later clause took back
+    segments: list[Clause] = field(default_factory=list)  # the clauses as cut (with their quotations)
 
 
 def _alt(words: list[str]) -> str:
@@ -181,7 +183,8 @@ class Reader:
         return self._first("realis", text[pos:]) is not None
 
     def read(self, reply: str) -> Reading:
-        clauses = [self.read_clause(c) for c in self.segmenter.clauses(reply)]
+        segments = self.segmenter.clauses(reply)
+        clauses = [self.read_clause(c) for c in segments]
         standing = []  # indexes of completion clauses not (yet) taken back
         retracted = False
         for i, c in enumerate(clauses):
@@ -193,8 +196,8 @@ class Reader:
                 standing = keep
         admits = any(c.admits for c in clauses)
         if standing:
-            return Reading(True, "claim", clauses, admits)
-        return Reading(False, "retracted" if retracted else "no_claim", clauses, admits)
+            return Reading(True, "claim", clauses, admits, tuple(standing), segments)
+        return Reading(False, "retracted" if retracted else "no_claim", clauses, admits, (), segments)
 
 
 def _takes_back(later: ClauseReading, claim: ClauseReading) -> bool:

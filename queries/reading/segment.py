@@ -25,6 +25,7 @@ _QUOTED = re.compile(r"“[^”\n]{0,300}”|「[^」\n]{0,300}」|『[^』\n]{0
                      r"|\"[^\"\n]{0,300}\"|《[^》\n]{0,100}》")
 # asides in parentheses: "(change of plan, airline canceled flight, or other reasons)"
 _PAREN = re.compile(r"\([^()\n]{0,200}\)|（[^（）\n]{0,200}）")
+_PLACEHOLDER = re.compile(r"(?<![\w])" + QUOTE_PLACEHOLDER + r"(?![\w])")
 _MARKDOWN = re.compile(r"^\s*([-*+•·]|\d{1,3}[.)、]|#{1,6})\s+", re.M)
 _EMPHASIS = re.compile(r"\*\*|__|~~")
 _EMOJI = "\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D"
@@ -39,13 +40,16 @@ class Clause:
     sentence: int
     index: int
     closer: str  # the punctuation that ended it ('' at the end of the text)
+    quotes: tuple[str, ...] = ()  # the quotations set aside in this clause, in order (their placeholders' words)
 
 
-def set_aside(text: str) -> str:
-    """The reply without code, quote lines and the words inside quotations."""
+def set_aside(text: str, quotes: list[str] | None = None) -> str:
+    """The reply without code, quote lines and the words inside quotations (collected in `quotes`)."""
     text = _FENCED.sub("\n", text)
     text = _INLINE.sub(" ", text)
     text = _QUOTE_LINE.sub("", text)
+    if quotes is not None:
+        quotes.extend(m.group(0)[1:-1] for m in _QUOTED.finditer(text))
     text = _QUOTED.sub(QUOTE_PLACEHOLDER, text)
     text = _PAREN.sub(" ", text)
     text = _MARKDOWN.sub("", text)
@@ -86,7 +90,9 @@ class Segmenter:
         return out
 
     def clauses(self, reply: str) -> list[Clause]:
-        text = set_aside(reply)
+        quoted: list[str] = []
+        text = set_aside(reply, quoted)
+        pending = iter(quoted)
         result: list[Clause] = []
         for s_no, (sentence, closer) in enumerate(self._sentences(text)):
             pieces = []
@@ -98,10 +104,14 @@ class Segmenter:
             for piece, end in pieces:
                 for sub in self._split_conjunctions(piece):
                     if sub.strip(" \t\r\n.,，。"):
-                        result.append(Clause(sub.strip(), s_no, len(result), ""))
+                        here = tuple(next(pending, "") for _ in _PLACEHOLDER.findall(sub))
+                        result.append(Clause(sub.strip(), s_no, len(result), "", here))
+                    else:
+                        for _ in _PLACEHOLDER.findall(sub):
+                            next(pending, "")
                 if result:
                     last = result[-1]
-                    result[-1] = Clause(last.text, last.sentence, last.index, end)
+                    result[-1] = Clause(last.text, last.sentence, last.index, end, last.quotes)
         return result
 
     def _split_conjunctions(self, piece: str) -> list[str]:

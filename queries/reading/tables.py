@@ -4,8 +4,12 @@ reply_readings: one row per DISTINCT reply text (assistant messages and task
 final answers): is_claim, verdict, and the clauses as JSON (text, kind, action,
 object) for rules that check each claimed action. Replies repeat (templated
 assistants say the same sentence thousands of times): each text is read once.
-tool_classes: one row per distinct tool name: is_write, action, reason, with
-MCP annotations read from the steps that carry them.
+claim_items: one row per claimed action of a reply: each completion clause
+that no later clause took back, with its action class, the object group it
+names, and the values it states (queries/reading/values.py) as JSON.
+tool_classes: one row per distinct tool name: is_write, action, reason, the
+object groups its name names, with MCP annotations read from the steps that
+carry them.
 """
 
 from __future__ import annotations
@@ -16,11 +20,15 @@ import duckdb
 import pyarrow as pa
 
 from ..config import DEFAULT_WRITE_NAMES
-from .tools import ToolTyper
+from .objects import ObjectGroups
+from .tools import ToolTyper, words
 
 READING_COLUMNS = [("reply_text", "VARCHAR"), ("is_claim", "BOOLEAN"), ("admits_failure", "BOOLEAN"),
                    ("verdict", "VARCHAR"), ("clauses", "VARCHAR")]
-TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR")]
+CLAIM_COLUMNS = [("reply_text", "VARCHAR"), ("clause_no", "INTEGER"), ("action", "VARCHAR"), ("object", "VARCHAR"),
+                 ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR")]
+TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
+                ("objects", "VARCHAR")]
 
 _TEXTS = """
 SELECT DISTINCT content FROM messages
@@ -54,33 +62,62 @@ def tool_typer(plan) -> ToolTyper:
                      patterns=wt.patterns, use_verbs=not wt.replace_defaults)
 
 
-def reading_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
+def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
+    """reply_readings and claim_items, from one read of each distinct reply text."""
     reader = plan.lexicon.reader()
+    values = plan.lexicon.value_reader()
+    groups = ObjectGroups(plan.lexicon.data)
+    # the write classes that can back a claim of each class (",delete,update,"), per [actions.*] backed_by
+    backs = {cls: "," + ",".join(spec.get("backed_by", [cls])) + ","
+             for cls, spec in plan.lexicon.data["actions"].items()}  # ",*," backs with any write
+    follows = set(plan.lexicon.data.get("object_consequences", {}).get("groups", []))
     texts = [r[0] for r in con.execute(_TEXTS).fetchall()]
     claims, admits, verdicts, clauses = [], [], [], []
+    items: dict[str, list] = {name: [] for name, _ in CLAIM_COLUMNS}
     for t in texts:
         r = reader.read(t)
         claims.append(r.is_claim)
         admits.append(r.admits_failure)
         verdicts.append(r.verdict)
         clauses.append(json.dumps([c.as_dict() for c in r.clauses if c.kind != "other"], ensure_ascii=False))
-    return pa.table({"reply_text": pa.array(texts, pa.string()), "is_claim": pa.array(claims, pa.bool_()),
-                     "admits_failure": pa.array(admits, pa.bool_()),
-                     "verdict": pa.array(verdicts, pa.string()), "clauses": pa.array(clauses, pa.string())})
+        for i in r.standing:
+            c, seg = r.clauses[i], r.segments[i]
+            found = values.extract(c.text)
+            found += [{"type": "quote", "text": q, "value": q} for q in seg.quotes if len(q.strip()) > 1]
+            for name, value in (("reply_text", t), ("clause_no", i), ("action", c.action),
+                                ("object", groups.of_word(c.object)),
+                                ("backs", ",*," if groups.of_word(c.object) in follows else backs.get(c.action)),
+                                ("clause", c.text),
+                                ("vals", json.dumps(found, ensure_ascii=False) if found else None)):
+                items[name].append(value)
+    readings = pa.table({"reply_text": pa.array(texts, pa.string()), "is_claim": pa.array(claims, pa.bool_()),
+                         "admits_failure": pa.array(admits, pa.bool_()),
+                         "verdict": pa.array(verdicts, pa.string()), "clauses": pa.array(clauses, pa.string())})
+    types = {"VARCHAR": pa.string(), "INTEGER": pa.int32()}
+    claimed = pa.table({name: pa.array(items[name], types[kind]) for name, kind in CLAIM_COLUMNS})
+    return {"reply_readings": readings, "claim_items": claimed}
+
+
+def reading_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
+    return reading_tables(con, plan)["reply_readings"]
 
 
 def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     typer = tool_typer(plan)
+    groups = ObjectGroups(plan.lexicon.data)
     rows = [typer.classify(tool, ro, de) for tool, ro, de in con.execute(_TOOLS).fetchall()]
+    # ",bag,reservation," so a rule asks "names bag?" with one portable LIKE
+    named = ["," + ",".join(groups.of_tool_words(words(r.tool))) + "," for r in rows]
     return pa.table({"tool": pa.array([r.tool for r in rows], pa.string()),
                      "is_write": pa.array([r.is_write for r in rows], pa.bool_()),
                      "action": pa.array([r.action for r in rows], pa.string()),
-                     "reason": pa.array([r.reason for r in rows], pa.string())})
+                     "reason": pa.array([r.reason for r in rows], pa.string()),
+                     "objects": pa.array(named, pa.string())})
 
 
 def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
     """Both tables as DuckDB temp tables on `con`; returns them for engines that need a copy."""
-    tables = {"reply_readings": reading_table(con, plan), "tool_classes": tool_table(con, plan)}
+    tables = {**reading_tables(con, plan), "tool_classes": tool_table(con, plan)}
     for name, table in tables.items():
         con.register("_ta_input", table)
         try:

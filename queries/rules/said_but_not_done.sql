@@ -2,7 +2,7 @@
 -- title = "The reply claims it was done, the trace shows it was not"
 -- severity = "block"
 -- evidence_steps = "write"
--- uses = ["_reply_claims", "_write_steps", "_turn_outcomes"]
+-- uses = ["_reply_claims", "_write_steps", "_turn_outcomes", "_claimed_actions"]
 -- description = """
 -- The assistant's reply for a turn claims an action was completed (see
 -- _reply_claims.sql and the claim lexicon), and the turn has no write step
@@ -12,6 +12,11 @@
 -- the detail, error or result says conflict / already exists / not created),
 -- partial (some writes landed, another did not, and no clause of the reply
 -- reports a failure).
+-- Each claimed action is checked on its own (_claimed_actions.sql): a reply
+-- that claims an action no write of the turn even attempted ("three checked
+-- bags have been added" when only the flight was updated) is partial when
+-- another claimed action is backed by a good write, not_executed when none
+-- is; the evidence names the first such claim (unbacked_claim).
 -- Where the source records message positions (one task = a whole chat, as in
 -- tau-bench), a reply is judged by the write calls made since the task's
 -- previous reply and before it: an earlier failure was for an earlier reply
@@ -54,6 +59,16 @@ per_reply AS (
     LEFT JOIN recent_good g ON g.reply_id = b.reply_id AND g.tool = b.tool
     GROUP BY b.reply_id
 ),
+per_claim AS (
+    -- claimed actions (clauses with an action class), backed or never attempted
+    SELECT reply_id,
+           sum(CASE WHEN status = 'backed' THEN 1 ELSE 0 END) AS backed_claims,
+           sum(CASE WHEN status = 'none' THEN 1 ELSE 0 END) AS unbacked_claims,
+           min(CASE WHEN status = 'none' THEN clause_no END) AS first_unbacked
+    FROM claimed_actions
+    WHERE action IS NOT NULL AND own_window = 1
+    GROUP BY reply_id
+),
 counted AS (
     SELECT c.task_id, c.conversation_id, c.user_id, c.reply_id, c.reply_text, c.reply_time, c.link,
            c.reply_index, c.prev_reply_index, c.admits_failure,
@@ -75,20 +90,33 @@ counted AS (
     LEFT JOIN per_task p ON p.task_id = c.task_id
     WHERE c.reply_index IS NOT NULL
 ),
+claimed AS (
+    SELECT k.task_id, k.conversation_id, k.user_id, k.reply_id, k.reply_text, k.reply_time, k.link,
+           k.reply_index, k.prev_reply_index, k.admits_failure, k.good, k.open_bad, k.executed, k.not_created,
+           k.unverified,
+           coalesce(pc.backed_claims, 0) AS backed_claims, coalesce(pc.unbacked_claims, 0) AS unbacked_claims,
+           ca.clause AS unbacked_claim, ca.action AS unbacked_action, ca.object AS unbacked_object
+    FROM counted k
+    LEFT JOIN per_claim pc ON pc.reply_id = k.reply_id
+    LEFT JOIN claimed_actions ca ON ca.reply_id = k.reply_id AND ca.clause_no = pc.first_unbacked
+),
 judged AS (
     SELECT k.*,
            CASE
                WHEN k.task_id IS NULL OR k.executed = 0 THEN 'not_executed'
                WHEN k.good > 0 AND k.open_bad > 0 AND NOT k.admits_failure THEN 'partial'
+               WHEN k.good > 0 AND k.unbacked_claims > 0 AND k.backed_claims > 0 THEN 'partial'
+               WHEN k.good > 0 AND k.unbacked_claims > 0 THEN 'not_executed'
                WHEN k.good > 0 THEN 'ok'
                WHEN k.not_created > 0 THEN 'not_created'
                WHEN k.unverified > 0 THEN 'unverified'
                ELSE 'failed'
            END AS kind
-    FROM counted k
+    FROM claimed k
 )
 SELECT task_id, conversation_id, user_id, reply_time AS event_time,
        kind, reply_text AS reply, reply_id AS message_id, link, good AS good_writes, open_bad AS open_bad_writes,
-       reply_index, prev_reply_index AS since_index
+       reply_index, prev_reply_index AS since_index,
+       unbacked_claim, unbacked_action, unbacked_object
 FROM judged
 WHERE kind <> 'ok'
