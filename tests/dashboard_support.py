@@ -86,3 +86,55 @@ def shown(markdown: str) -> str:
     import re
 
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class served_dashboard:
+    """`with served_dashboard(db, work, access, env_extra) as url:` a real dashboard server (`streamlit run`
+    as `trace-audit dashboard` starts it) on a free loopback port, stopped on exit; its log in work."""
+
+    def __init__(self, db_path: str, work: Path, access=None, env_extra: dict | None = None):
+        self.db_path, self.work, self.access, self.env_extra = db_path, work, access, env_extra or {}
+
+    def __enter__(self) -> str:
+        import time
+        import urllib.request
+
+        from trace_audit.dashboard import serve
+
+        port = free_port()
+        env = serve.environment(self.db_path, TZ, self.access)
+        env.update(self.env_extra)
+        self.log_path = self.work / "streamlit.log"
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(serve.command(port), env=env, cwd=str(self.work), stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        return url
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.__exit__()
+                raise RuntimeError(f"dashboard did not start: {self.log_path.read_text()[-2000:]}")
+            time.sleep(0.3)
+
+    def __exit__(self, *exc) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()

@@ -5,16 +5,11 @@ the investigation view. Screenshots go to a temp dir ($TRACE_AUDIT_SCREENSHOTS t
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from dashboard_support import TZ, build_sample_db
-from trace_audit.dashboard import serve
+from dashboard_support import build_sample_db, served_dashboard
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
@@ -37,41 +32,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium not installed")]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     work = tmp_path_factory.mktemp("browser")
     db = str(work / "sample.duckdb")
     build_sample_db(db, work)
-    port = free_port()
-    log = open(work / "streamlit.log", "w")
-    proc = subprocess.Popen(serve.command(port), env=serve.environment(db, TZ), cwd=str(work),
-                            stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"dashboard did not start: {(work / 'streamlit.log').read_text()[-2000:]}")
-        time.sleep(0.3)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    with served_dashboard(db, work) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

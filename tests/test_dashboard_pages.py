@@ -180,7 +180,7 @@ def test_weekly_review_names_tool_and_version(monkeypatch, sample_db):
     at = app(monkeypatch, sample_db, "weekly", week="2026-W47", **W47)
     jumps = " ".join(shown(e.value) for e in at.error)
     assert "create_reminder" in jumps and "agent version 2.4.0" in jumps
-    assert len(at.get("download_button")) == 2
+    assert [b.label for b in at.button][-2:] == ["Markdown report", "HTML report (self-contained)"]
 
 
 def test_rules_page_counts_findings(monkeypatch, sample_db, latest_run):

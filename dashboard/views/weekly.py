@@ -10,7 +10,7 @@ import streamlit as st
 __package__ = "trace_audit.dashboard.views"
 
 from .. import analysis, charts, context, sidebar
-from .. import report
+from .. import download, report
 from ..safe import md
 
 def page_base() -> str:
@@ -82,10 +82,11 @@ for title, header, rows, none in report.sections(rep, base_url=None):
 
 st.subheader("Download")
 c1, c2 = st.columns(2)
-# Rendered only when clicked: the HTML carries plotly.js inline (several MB).
+# Made only when clicked (the HTML carries plotly.js inline, several MB), and handed to this
+# session's browser only: no server URL serves it (download.py says why).
 base = page_base()
-c1.download_button("Markdown report", lambda: report.to_markdown(rep, base), file_name=f"trace-audit-{rep.week}.md",
-                   mime="text/markdown", on_click="ignore")
-c2.download_button("HTML report (self-contained)", lambda: report.to_html(rep, base),
-                   file_name=f"trace-audit-{rep.week}.html", mime="text/html", on_click="ignore")
+download.offer(c1, "Markdown report", lambda: report.to_markdown(rep, base), f"trace-audit-{rep.week}.md",
+               "text/markdown", key="ta_download_md")
+download.offer(c2, "HTML report (self-contained)", lambda: report.to_html(rep, base),
+               f"trace-audit-{rep.week}.html", "text/html", key="ta_download_html")
 st.caption(f"Same report from the command line: `trace-audit report --week {rep.week} --format html --out report.html`")
