@@ -217,7 +217,23 @@ def _prepare(con: duckdb.DuckDBPyConnection, plan: Plan) -> dict[str, str]:
             con.execute(f"CREATE OR REPLACE TEMP TABLE {m.table} AS {m.sql}", _bind(m, plan))
         except duckdb.Error as exc:
             failed[m.table] = f"{m.path.name}: {exc}"
+    _create_value_checks(con, plan, failed)
     return failed
+
+
+def _create_value_checks(con: duckdb.DuckDBPyConnection, plan: Plan, failed: dict[str, str]):
+    """value_checks: Python over the turn model (claimed_actions, write_steps), once per run."""
+    from .reading.value_checks import DEPENDS, create_checks
+
+    broken = [t for t in DEPENDS if t in failed or not any(m.table == t for m in plan.models)]
+    if broken:
+        failed["value_checks"] = f"depends on {', '.join(sorted(broken))}, which failed or is not loaded"
+        return None
+    try:
+        return create_checks(con, plan)
+    except (duckdb.Error, ValueError, KeyError) as exc:
+        failed["value_checks"] = f"value_checks: {type(exc).__name__}: {exc}"
+        return None
 
 
 def _message_sql(template: str, columns: set[str]) -> str:
@@ -329,7 +345,8 @@ def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | N
     for rule in plan.rules:
         out = RuleOutcome(rule.id, plan.severity[rule.id], rule.sha256)
         t1 = time.perf_counter()
-        broken = [f"{t}: {e}" for t, e in model_failures.items() if t in rule.dependencies]
+        broken = [f"{t}: {e}" for t, e in model_failures.items()
+                  if t in rule.dependencies or (t == "value_checks" and "value_checks" in rule.sql)]
         if broken:
             out.error = "turn model failed: " + "; ".join(broken)
         else:

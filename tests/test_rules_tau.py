@@ -86,3 +86,58 @@ def test_airline_15_without_the_admission_is_partial(tmp_path):
     assert evidence["message_id"] == "tau:airline:15:0:20" and evidence["since_index"] == 14
     assert [(t["tool"], t["status"]) for t in evidence["tools"]] == [
         ("update_reservation_flights", "failed"), ("cancel_reservation", "success")]
+
+
+def _findings(path: str, rule: str) -> dict[str, list[dict]]:
+    from trace_audit.queries.engine import run_rules
+    from trace_audit.queries.warehouse import db
+
+    con = db.connect(path)
+    try:
+        result = run_rules(con, now=NOW)
+        assert result.failed == []
+        rows = con.execute("SELECT task_id, evidence FROM findings WHERE run_id = ? AND rule_id = ? ORDER BY task_id",
+                           [result.run_id, rule]).fetchall()
+    finally:
+        con.close()
+    out: dict[str, list[dict]] = {}
+    for task_id, evidence in rows:
+        out.setdefault(task_id, []).append(json.loads(evidence))
+    return out
+
+
+@pytest.fixture(scope="module")
+def tau_db(tmp_path_factory) -> str:
+    path = str(tmp_path_factory.mktemp("tau_values") / "warehouse.duckdb")
+    ingest([str(RETAIL), str(AIRLINE)], path, tz="UTC", progress=False)
+    return path
+
+
+def test_cabin_told_is_not_the_cabin_the_write_returned(tau_db):
+    # Issue 15: in six airline runs the reply says the cabin became one class while the reservation
+    # that update_reservation_flights returned shows another (checked by hand against the file).
+    found = _findings(tau_db, "claimed_value_mismatch")
+    cabins = {t: (e["told"], e["stored"]) for t, evs in found.items() for e in evs if e["field"] == "cabin"}
+    assert cabins == {
+        "tau:airline:2:0": ("economy class", "business"),
+        "tau:airline:3:0": ("business class", "economy"),
+        "tau:airline:4:0": ("economy class", "basic_economy"),
+        "tau:airline:5:0": ("economy class", "basic_economy"),
+        "tau:airline:13:0": ("economy class", "basic_economy"),
+        "tau:airline:14:0": ("business class", "economy"),
+    }
+    assert all(e["kind"] == "mismatch" and e["stored_from"] == "result" for evs in found.values() for e in evs)
+
+
+def test_no_issue_15_finding_on_runs_whose_database_ended_correct(tau_db):
+    import duckdb
+
+    con = duckdb.connect(tau_db, read_only=True)
+    try:
+        correct = {r[0] for r in con.execute(
+            "SELECT task_id FROM tasks WHERE TRY_CAST(json_extract_string(metadata, '$.reward') AS DOUBLE) = 1").fetchall()}
+    finally:
+        con.close()
+    assert len(correct) == 77  # 73 retail + 4 airline
+    for rule in ("said_but_not_done", "claimed_value_mismatch", "asked_value_mismatch"):
+        assert not correct & set(_findings(tau_db, rule)), rule

@@ -142,6 +142,14 @@ def run_plan_on(eng: Engine, con: duckdb.DuckDBPyConnection, plan: rule_engine.P
     eng.create_values_table("claim_items", CLAIM_COLUMNS, readings["claim_items"])
     eng.create_values_table("tool_classes", TOOL_COLUMNS, tool_table(con, plan))
     model_failures = _materialise_models(eng, plan)
+    # value_checks is Python over the turn model: computed on DuckDB's own turn model, handed over as data
+    from ..reading.value_checks import CHECK_COLUMNS
+
+    local_failures = rule_engine._prepare(con, plan)
+    if "value_checks" in local_failures:
+        model_failures["value_checks"] = local_failures["value_checks"]
+    else:
+        eng.create_values_table("value_checks", CHECK_COLUMNS, con.sql("SELECT * FROM value_checks").to_arrow_table())
     staged: list[Rule] = []
     registered: list[str] = []
     engine_seconds: dict[str, float] = {}

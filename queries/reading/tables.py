@@ -81,9 +81,15 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
         verdicts.append(r.verdict)
         clauses.append(json.dumps([c.as_dict() for c in r.clauses if c.kind != "other"], ensure_ascii=False))
         for i in r.standing:
-            c, seg = r.clauses[i], r.segments[i]
-            found = values.extract(c.text)
-            found += [{"type": "quote", "text": q, "value": q} for q in seg.quotes if len(q.strip()) > 1]
+            c = r.clauses[i]
+            found = []
+            # the claim's values: its own clause's and those of the plain clauses that continue its
+            # sentence ("…has been updated, with an upgrade to business class")
+            for j in range(i, len(r.clauses)):
+                if j > i and (r.clauses[j].kind != "other" or r.segments[j].sentence != r.segments[i].sentence):
+                    break
+                found += values.extract(r.clauses[j].text)
+                found += [{"type": "quote", "text": q, "value": q} for q in r.segments[j].quotes if len(q.strip()) > 1]
             for name, value in (("reply_text", t), ("clause_no", i), ("action", c.action),
                                 ("object", groups.of_word(c.object)),
                                 ("backs", ",*," if groups.of_word(c.object) in follows else backs.get(c.action)),

@@ -1,0 +1,120 @@
+"""What a write stored, field by field: its arguments, the record it returned, its read-back.
+
+The values a reply states are compared with these (queries/reading/value_checks.py).
+A field's stored value is the best evidence there is of what the database holds:
+a read-back recorded on the step ("remind_at differs (expected X, got Y)": Y) over
+the record the write returned (step `result`) over what was asked of it (`args`).
+Nested objects are flattened with dotted keys; list members keep their key
+(`flights.cabin`), so every member of a list is one candidate value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+_STAMP = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?"
+                    r"\s*(Z|[+-]\d{2}:?\d{2})?)?\s*$", re.I)
+_CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::\d{2})?\s*$")
+
+
+@dataclass(frozen=True)
+class Stored:
+    field: str        # dotted key ("remind_at", "flights.cabin")
+    value: object     # as stored (str, number, bool)
+    source: str       # readback | result | args
+    written: object = None  # the argument of the same key, where there is one
+
+
+def _flatten(node, prefix: str, out: dict[str, list]) -> None:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            _flatten(v, f"{prefix}.{k}" if prefix else str(k), out)
+    elif isinstance(node, list):
+        out.setdefault(prefix + "#len", []).append(len(node))  # "2 passengers": a list's length is a count
+        for v in node:
+            _flatten(v, prefix, out)
+    elif node is not None and prefix:
+        out.setdefault(prefix, []).append(node)
+
+
+def _load(doc) -> object:
+    if isinstance(doc, str):
+        try:
+            return json.loads(doc)
+        except ValueError:
+            return None
+    return doc
+
+
+def readbacks(texts: list[str | None], patterns: list[re.Pattern]) -> dict[str, str]:
+    """field -> the value read back, from the step's error / detail texts."""
+    found: dict[str, str] = {}
+    for text in texts:
+        if not text:
+            continue
+        for p in patterns:
+            for m in p.finditer(text):
+                found.setdefault(m.group("field").strip(), m.group("got").strip())
+    return found
+
+
+def stored_values(args, result, error: str | None, detail: str | None,
+                  patterns: list[re.Pattern]) -> list[Stored]:
+    """Every stored value of one write step, the read-back first."""
+    a: dict[str, list] = {}
+    r: dict[str, list] = {}
+    _flatten(_load(args), "", a)
+    _flatten(_load(result), "", r)
+    back = readbacks([error, detail], patterns)
+    out: list[Stored] = []
+    for key, got in back.items():
+        out.append(Stored(key, got, "readback", (a.get(key) or [None])[0]))
+    for key, values in r.items():
+        if key in back:
+            continue
+        for v in values:
+            out.append(Stored(key, v, "result", (a.get(key) or [None])[0]))
+    for key, values in a.items():
+        if key in back or key in r:
+            continue
+        for v in values:
+            out.append(Stored(key, v, "args", v))
+    return out
+
+
+def as_wall_clocks(value, zone: str | None) -> list[tuple[str | None, int, int]]:
+    """A stored time as (date 'YYYY-MM-DD' or None, hour, minute) wall clocks: as written, and, for a
+    value with an offset, in the turn's zone too (the reply speaks the user's local time)."""
+    if not isinstance(value, str):
+        return []
+    m = _STAMP.match(value)
+    if m is None:
+        c = _CLOCK.match(value)
+        return [(None, int(c.group(1)), int(c.group(2)))] if c and int(c.group(1)) < 24 else []
+    if m.group(4) is None:
+        return [(f"{m.group(1)}-{m.group(2)}-{m.group(3)}", -1, -1)]
+    y, mo, d, h, mi = (int(m.group(i)) for i in range(1, 6))
+    if h > 23:
+        return []
+    off = m.group(7)
+    if off and not zone:
+        return []  # an instant, and nobody said which zone the user reads it in
+    clocks = [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi)]
+    if off and zone:
+        try:
+            if off.upper() == "Z":
+                tz = timezone.utc
+            else:
+                sign = 1 if off[0] == "+" else -1
+                digits = off[1:].replace(":", "")
+                from datetime import timedelta
+                tz = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+            local = datetime(y, mo, d, h, mi, tzinfo=tz).astimezone(ZoneInfo(zone))
+            clocks.append((local.strftime("%Y-%m-%d"), local.hour, local.minute))
+        except (ValueError, KeyError, OSError):
+            pass
+    return clocks
