@@ -1,0 +1,348 @@
+"""Numerals and time expressions: the part of value reading that knows numbers and clocks.
+
+Numerals reads a number as written: Arabic (1,234.50), Chinese (三百五十, 二〇二四,
+十五) or an English word (seven). TimeReader finds the time expressions of one
+clause. One compiled pattern finds the parts: a date (2024-05-17, May 21, 2024,
+21 May, 11/17, 11月17日, 17号), a day word (tomorrow, 明早), a weekday (next
+Friday, 下周一), a day part (in the evening, 下午) and a clock (8:30 p.m., 8am,
+at 8, noon, 八点, 8点半, 七点一刻). Neighbouring parts with nothing but a joiner
+between them ("tomorrow at 8", "5月20日 晚上8点") make one expression, with at
+most one part of each kind; its fields are then normalised: the day part moves
+the hour (下午3点 = 15, 晚上12点 = 0), and an hour with neither am/pm nor a day
+part, written on a 12-hour dial, is `ambiguous_12h` (the comparer accepts any
+hour equal to it modulo 12). Every word is data in queries/lexicon/values.toml.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SHIFTS = {
+    "none": lambda h: h,
+    "am": lambda h: 0 if h == 12 else h,
+    "pm": lambda h: h + 12 if h < 12 else h,
+    "noon": lambda h: h + 12 if 1 <= h <= 5 else h,
+    "evening": lambda h: 0 if h == 12 else (h + 12 if h < 12 else h),
+    "night": lambda h: 0 if h == 12 else (h + 12 if 6 <= h < 12 else h),
+}
+_PUNCT = r"[.,;!?)\]。，！？；、]"
+_TIME_FIELDS = ("hour", "minute", "day_offset", "date", "day_of_month", "weekday", "week_offset", "part", "zone")
+
+
+def alt(words, bound: bool = True) -> str:
+    """A regex matching any of the literal words, longest first, built as a trie (one branch per
+    first character: fast in Python's engine); English words only as whole words when `bound`,
+    a space matching any run of spaces. Read case-blind: words are lower-cased."""
+    trie: dict = {}
+    for w in {" ".join(w.lower().split()) for w in words if w.strip()}:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = bound and w[-1].isascii() and w[-1].isalnum()
+    return _branches(trie, bound, True) if trie else "(?!)"
+
+
+def first(words) -> str:
+    """A lookahead for the first characters of words: a part of a long alternation fails fast."""
+    return "(?=[" + "".join(sorted({re.escape(w[0].lower()) for w in words if w})) + "])"
+
+
+def _branches(node: dict, bound: bool, top: bool = False) -> str:
+    out = []
+    for ch in sorted(c for c in node if c):
+        head = r"\s+" if ch == " " else re.escape(ch)
+        if top and bound and ch.isascii() and ch.isalnum():
+            head += r"(?<![A-Za-z].)" if ch.isalpha() else r"(?<![A-Za-z]\d)"
+        out.append(head + _branches(node[ch], bound))
+    if "" in node:  # a word ends here: tried after the longer words through this node
+        out.append(r"(?![A-Za-z])" if node[""] else "")
+    return out[0] if len(out) == 1 and "" not in node else "(?:" + "|".join(out) + ")"
+
+
+def lower(text: str) -> str:
+    """text in lower case, index for index (the patterns are compiled case-blind by lower-casing
+    their words and the text: Python's engine skips ahead much faster without re.I)."""
+    low = text.lower()
+    return low if len(low) == len(text) else "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def key(word: str) -> str:
+    """How a matched word is looked up in a lexicon map: lower case, single spaces."""
+    return " ".join(word.lower().split())
+
+
+class Numerals:
+    def __init__(self, lex: dict):
+        n = lex["numbers"]
+        self.zh_digits = {c: value for value, chars in enumerate(n["zh_digits"]) for c in chars}
+        self.zh_units: dict[str, int] = n["zh_units"]
+        self.en_words = {key(w): value for value, w in enumerate(n["en_words"], 1)}
+        self.zh = "[" + "".join(sorted(set(self.zh_digits) | set(self.zh_units))) + "]"
+        tens = {u for u, v in self.zh_units.items() if v == 10}
+        self.zh_small = "[" + "".join(sorted(set(self.zh_digits) | tens)) + "]"  # numbers below 100
+        self.en = alt(self.en_words)
+
+    def value(self, s: str) -> float | int | None:
+        s = s.strip()
+        if not s:
+            return None
+        if s[0].isdigit():
+            s = s.replace(",", "")
+            return float(s) if "." in s else int(s)
+        if s.lower() in self.en_words:
+            return self.en_words[s.lower()]
+        return self.chinese(s)
+
+    def chinese(self, s: str) -> int | None:
+        """三百五十 = 350, 十五 = 15, 两万 = 20000, 二〇二四 = 2024 (digits without units)."""
+        if any(c not in self.zh_digits and c not in self.zh_units for c in s):
+            return None
+        if not any(c in self.zh_units for c in s):
+            return int("".join(str(self.zh_digits[c]) for c in s))
+        total = section = 0
+        num = None
+        for c in s:
+            if c in self.zh_digits:
+                num = self.zh_digits[c]
+            elif self.zh_units[c] >= 10000:
+                total += (section + (num or 0)) * self.zh_units[c]
+                section, num = 0, None
+            else:
+                section += (1 if num is None else num) * self.zh_units[c]
+                num = None
+        return total + section + (num or 0)
+
+
+class TimeReader:
+    def __init__(self, lex: dict, numerals: Numerals):
+        t = lex["time"]
+        self.num = numerals
+        self.days = {key(k): v for k, v in t["days"].items()}
+        self.months = {key(name): n for n, names in enumerate(t["months"], 1) for name in names}
+        wd = t["weekdays"]
+        self.weekdays_en = {key(k): v for k, v in wd["en"].items()}
+        self.weekdays_zh, self.week_zh = wd["zh_days"], wd["week_zh"]
+        self.week_en = {key(k): v for k, v in wd["week_en"].items()}
+        self.named = {key(k): v for k, v in t["named"].items()}
+        self.part_of: dict[str, str] = {}
+        self.shift_of: dict[str, str] = {}
+        self.short: set[str] = set()
+        for name, spec in t["parts"].items():
+            self.shift_of[name] = spec["shift"]
+            self.short.update(spec.get("short", []))
+            for w in spec["words"]:
+                self.part_of[key(w)] = name
+        self.am = {key(w) for w in t["am"]}
+        self.one_after = tuple(t["zh_one_oclock_after"])
+        self.dian_not_after = tuple(t["zh_dian_not_after"])
+        self.timed = re.compile(alt(t["timed_things"]))
+        zh_n, zh_small, en_n = numerals.zh, numerals.zh_small, numerals.en
+        d2, d4, zh_d = r"\d{1,2}", r"\d{4}", rf"(?:\d{{1,2}}|{zh_small}{{1,3}})"  # a day, a year, an hour
+        ampm = alt(t["am"] + t["pm"])
+        zone = r"(?:\s*(?P<{}>" + alt(t["zones"]) + "))?"
+        gr = t["grammar"]
+        self.fractions = {key(k): v for k, v in gr["fractions"].items()}
+        self.to_words = {key(w) for w in gr["to"]}
+        self.zh_minutes, self.little = gr["zh_minutes"], set(gr["zh_little"])
+        months, nth = alt(self.months), rf"(?:{alt(gr['ordinal'], False)})"
+        hour_en = rf"(?:\d{{1,2}}|{en_n})"
+        day_words = [*self.days, *self.part_of, *self.weekdays_en, *self.week_en, *self.months]
+        strong_follow, weak_follow = alt(day_words + t["hour_followers"]), alt(day_words)
+        num_first = "[\\d" + zh_n[1:-1] + "".join(sorted({w[0] for w in numerals.en_words})) + "]"
+        wd_first = first([*self.week_zh, *wd["zh_prefixes"], *self.week_en, *self.weekdays_en])
+        preps = t["bare_hour_after"] + t["weak_hour_after"]
+        dom_first = "".join(sorted({re.escape(w[0].lower()) for w in gr["day_of_month_before"]}))
+        not_num = r"(?<![A-Za-z0-9_$€£¥￥.:/#])"
+        parts = [  # each begins with a lookahead for its first character: a part that cannot start fails fast
+            rf"(?P<iso>(?=\d)(?<![\d/.-])(?P<iso_y>{d4})[-/.](?P<iso_m>{d2})[-/.](?P<iso_d>{d2})(?![\d/-]))",
+            rf"(?P<zhd>(?={num_first})(?:(?P<zhd_y>{d4}|{zh_n}{{4}})\s*{alt(gr['zh_year'])}\s*)?(?P<zhd_m>{zh_d})\s*"
+            rf"{alt(gr['zh_month'])}\s*(?P<zhd_d>{zh_d})\s*{alt(gr['zh_day'])})",
+            rf"(?P<us>(?=\d)(?<![A-Za-z0-9_/.-])(?P<us_m>{d2})/(?P<us_d>{d2})(?:/(?P<us_y>{d4}|\d\d))?"
+            rf"(?![A-Za-z0-9_/]))",
+            rf"(?P<dmy>(?=\d)(?<![A-Za-z0-9_.-])(?P<dmy_d>{d2}){nth}?\s+(?:{alt(gr['month_of'])}\s+)?(?P<dmy_m>{months})"
+            rf"(?:,?\s+(?P<dmy_y>{d4}))?)",
+            rf"(?P<clock>(?=\d){not_num}(?<!-)(?P<clock_h>{d2})(?:[:：](?P<clock_m>\d\d)(?!\d)(?::\d\d)?"
+            rf"(?:\s*(?P<clock_ap>{ampm}))?|\.(?P<clock_dm>\d\d)\s*(?P<clock_dap>{ampm})){zone.format('clock_z')})",
+            rf"(?P<ampm>(?={num_first}){not_num}(?P<ampm_h>{hour_en})\s*(?P<ampm_ap>{ampm}|o'?clock(?![A-Za-z]))"
+            rf"{zone.format('ampm_z')})",
+            rf"(?P<past>{first(self.fractions)}(?P<past_q>{alt(self.fractions)})\s+(?P<past_d>{alt(gr['past'] + gr['to'])})"
+            rf"\s+(?P<past_h>{hour_en})"
+            rf"(?![A-Za-z0-9_:]))",
+            rf"(?P<mdy>{first(self.months)}(?<![A-Za-z])(?P<mdy_m>{months})\.?\s+(?P<mdy_d>{d2}){nth}?(?![\d:])"
+            rf"(?:,?\s+(?P<mdy_y>{d4}))?)",
+            rf"(?P<named>{first(self.named)}{alt(self.named)})",
+            # 八点, 8点半, 七点一刻, 十点十五, 8时30分; not 三点建议
+            rf"(?P<zhc>(?={num_first})(?<![\d.])(?P<zhc_h>{zh_d})\s*(?:{alt(gr['zh_hour'])}"
+            rf"(?!{alt(t['zh_dian_not_before'])})|(?<=\d){alt(gr['zh_hour_formal'])}(?=\d|{zh_small}|{alt(self.zh_minutes)}))"
+            rf"(?:(?P<zhc_q>{alt(self.zh_minutes)})|(?P<zhc_m>{zh_d})(?:(?!{alt(gr['zh_not_minute'])}){alt(gr['zh_minute'])})?)?)",
+            # 17号 (not 3号线), 17日, "on the 21st"
+            rf"(?P<dom>(?=[\d{zh_small[1:-1]}{dom_first}])(?<![\d第.])(?P<dom_d>{zh_d})\s*{alt(gr['zh_day_alone'])}"
+            rf"(?!{alt(t['zh_day_not_before'])})|{alt(gr['day_of_month_before'])}\s+(?P<dom_e>{d2}){nth}(?![A-Za-z])"
+            rf"|(?<![\d第.])(?P<dom_a>{d2}){alt(gr['zh_day_alone_arabic'])})",
+            rf"(?P<day>{first(self.days)}{alt(self.days)})",
+            rf"(?P<wd>{wd_first}(?:(?P<wd_wz>{alt(self.week_zh, False)})?(?P<wd_p>{alt(wd['zh_prefixes'], False)})"
+            rf"(?P<wd_z>[{''.join(self.weekdays_zh)}]))"
+            rf"|(?:(?P<wd_we>{alt(self.week_en)})\s+)?(?P<wd_e>{alt(self.weekdays_en)}))",
+            rf"(?P<part>{first(self.part_of)}{alt(self.part_of)})",
+            # "at 8" before the end, a day or a day part; "for 8" only before a day or a day part, or at
+            # the end of a clause that names a timed thing (bare_end)
+            rf"(?P<bare>{first(preps)}(?<![A-Za-z])"
+            rf"(?:(?P<bare_s>{alt(t['bare_hour_after'])})|{alt(t['weak_hour_after'])})"
+            rf"\s+(?P<bare_h>{hour_en})(?:\s*(?P<bare_ap>{ampm}|o'?clock(?![A-Za-z])){zone.format('bare_z')}"
+            rf"|(?![A-Za-z0-9_%$]|[:.,]\d)(?(bare_s)(?=\s*(?:{_PUNCT}|$)|\s+{strong_follow})"
+            rf"|(?=\s*(?:{_PUNCT}|$)(?P<bare_end>)|\s+{weak_follow}))))",
+        ]
+        self.pattern = re.compile("|".join(parts))
+        # where a part can start: a digit, a Chinese numeral or word's first character, an English
+        # word's first letter; the pattern is tried only there (15 parts at every position cost 5x)
+        cjk_first = {w[0] for w in [*self.days, *self.part_of, *self.named, *self.week_zh, *wd["zh_prefixes"]]
+                     if not w[0].isascii()}
+        self.starts = re.compile(rf"[\d@{zh_n[1:-1]}{''.join(sorted(cjk_first))}]|(?<![a-z])(?P<w>[a-z]+)")
+        english = [*day_words, *self.named, *self.week_en, *t["bare_hour_after"], *t["weak_hour_after"],
+                   *numerals.en_words, *self.fractions, *gr["day_of_month_before"]]
+        self.first_words = {w.split()[0] for w in map(key, english) if w[:1].isalpha()}
+        joiners = alt(t["joiners"])
+        self.joiner = re.compile(rf"[\s,，]*(?:{joiners}[\s,，]*){{0,2}}")
+
+    # ------------------------------------------------------------ parts
+    def _part(self, m: re.Match, text: str, written: str):
+        """(start, end, {slot: fields}) for one part matched in `text` (lower case), or None when it
+        is not one; `written` is the text as written."""
+        kind = m.lastgroup
+        g = m.group
+        if kind in ("iso", "zhd", "us", "dmy", "mdy"):
+            if kind == "iso":
+                y, mo, d = g("iso_y"), g("iso_m"), g("iso_d")
+            elif kind == "zhd":
+                y, mo, d = g("zhd_y"), g("zhd_m"), g("zhd_d")
+            elif kind == "us":
+                y, mo, d = g("us_y"), g("us_m"), g("us_d")
+            else:
+                y, d = g(kind + "_y"), g(kind + "_d")
+                mo = str(self.months[key(g(kind + "_m").rstrip("."))])
+            y, mo, d = (self.num.value(y) if y else None), self.num.value(mo), self.num.value(d)
+            if y is not None and y < 100:
+                y += 2000
+            if not (mo and d and 1 <= mo <= 12 and 1 <= d <= 31):
+                return None
+            date = f"{y:04d}-{mo:02d}-{d:02d}" if y else f"{mo:02d}-{d:02d}"
+            return m.start(), m.end(), {"date": date}
+        if kind == "dom":
+            d = self.num.value(g("dom_d") or g("dom_e") or g("dom_a"))
+            start = m.start("dom_e") if g("dom_e") else m.start()
+            return (start, m.end(), {"day_of_month": d}) if d and 1 <= d <= 31 else None
+        if kind == "day":
+            spec = self.days[key(g(kind))]
+            fields = {"day_offset": spec["day"]}
+            if "part" in spec:
+                fields["part"] = spec["part"]
+            return m.start(), m.end(), fields
+        if kind == "wd":
+            if g("wd_z"):
+                week = self.week_zh.get(g("wd_wz"), 0) if g("wd_wz") else 0
+                return m.start(), m.end(), {"weekday": self.weekdays_zh[g("wd_z")], "week_offset": week}
+            week = self.week_en.get(key(g("wd_we")), 0) if g("wd_we") else 0
+            return m.start(), m.end(), {"weekday": self.weekdays_en[key(g("wd_e"))], "week_offset": week}
+        if kind == "part":
+            word = g(kind)
+            return m.start(), m.end(), {"part": self.part_of[key(word)], "_short": word in self.short,
+                                        "_alone": " " in word.strip() or (len(word) > 1 and not word.isascii())}
+        return self._clock(kind, m, text, written)
+
+    def _clock(self, kind: str, m: re.Match, text: str, written: str):
+        g = m.group
+        ap = zone = None
+        minute, fixed, start = 0, False, m.start()
+        if kind == "clock":
+            hour_s = g("clock_h")
+            minute = int(g("clock_m") or g("clock_dm"))
+            ap, zone = g("clock_ap") or g("clock_dap"), "clock_z"
+            fixed = len(hour_s) == 2 and hour_s[0] == "0"
+        elif kind == "ampm":
+            hour_s, ap, zone = g("ampm_h"), g("ampm_ap"), "ampm_z"
+        elif kind == "past":
+            hour_s, minute = g("past_h"), self.fractions[key(g("past_q"))]
+            if key(g("past_d")) in self.to_words:  # quarter to 9 = 8:45
+                minute, hour_s = 60 - minute, str((self.num.value(hour_s) or 0) - 1 or 12)
+        elif kind == "named":
+            hour, minute = self.named[key(g(kind))]
+            return start, m.end(), {"hour": hour, "minute": minute, "_fixed": True}
+        elif kind == "zhc":
+            hour_s = g("zhc_h")
+            if text[:start].endswith(self.dian_not_after):
+                return None  # 有3点, 以下两点
+            if g("zhc_q"):
+                minute = self.zh_minutes[g("zhc_q")]
+            elif g("zhc_m"):
+                minute = self.num.value(g("zhc_m"))
+            if g(kind) in self.little and not text[:start].endswith(self.one_after):
+                fixed = None  # "一点" is also "a little": only next to a day or a day part
+        else:  # bare: "at 8", "for 8 tomorrow", "at 4 p.m."
+            hour_s, start, ap, zone = g("bare_h"), m.start("bare_h"), g("bare_ap"), "bare_z"
+            if g("bare_end") is not None and not self.timed.search(text):
+                return None  # "table for 2." is no time; "reminder set for 8." is
+        if ap and ap.startswith("o"):
+            ap = None  # o'clock
+        hour = self.num.value(hour_s)
+        if hour is None or hour > 24 or minute is None or minute > 59:
+            return None
+        fields = {"hour": hour % 24, "minute": minute, "_fixed": fixed}
+        if ap:
+            fields["_ap"] = "am" if key(ap) in self.am else "pm"
+        if zone and g(zone):
+            fields["zone"] = written[m.start(zone):m.end(zone)]
+        return start, m.end(), fields
+
+    # ------------------------------------------------------------ expressions
+    def find(self, written: str, text: str | None = None) -> list[tuple[int, int, dict]]:
+        """The time expressions in `written`: (start, end, normalised fields); `text` is
+        lower(written) where the caller has it."""
+        text = lower(written) if text is None else text
+        parts, done = [], 0
+        for c in self.starts.finditer(text):
+            if c.start() < done or (c.group("w") and c.group("w") not in self.first_words):
+                continue
+            if (m := self.pattern.match(text, c.start())) is None:
+                continue
+            if (p := self._part(m, text, written)) is not None:  # a part read as none frees its characters
+                parts.append(p)
+                done = m.end()
+        groups: list[list] = []  # [start, end, fields]
+        for i, (start, end, fields) in enumerate(parts):
+            clock_next = i + 1 < len(parts) and parts[i + 1][0] == end and "hour" in parts[i + 1][2]
+            if fields.get("_short") and not clock_next:
+                continue  # 早 / 晚 only right before a clock
+            last = groups[-1] if groups else None
+            if (last is not None and not (_slots(fields) & _slots(last[2]))
+                    and self.joiner.fullmatch(text, last[1], start)):
+                last[1] = end
+                last[2].update(fields)
+            else:
+                groups.append([start, end, dict(fields)])
+        return [(s, e, f) for s, e, f in (self._normalise(g) for g in groups) if f is not None]
+
+    def _normalise(self, group: list):
+        start, end, f = group
+        context = any(k in f for k in ("day_offset", "date", "day_of_month", "weekday")) or (
+            "part" in f and not f.get("_short"))
+        if "hour" not in f and set(f) <= {"part", "_short", "_alone"} and not f.get("_alone"):
+            return start, end, None  # "morning" alone is a greeting more often than a time
+        if "hour" in f and f["_fixed"] is None and not context:
+            return start, end, None
+        out = {k: f.get(k) for k in _TIME_FIELDS}
+        ambiguous = False
+        if "hour" in f:
+            hour = f["hour"]
+            if "_ap" in f:
+                hour = _SHIFTS[f["_ap"]](hour)
+            elif f.get("part"):
+                hour = _SHIFTS[self.shift_of[f["part"]]](hour)
+            elif not f["_fixed"] and 1 <= hour <= 12:
+                ambiguous = True
+            out["hour"] = hour
+        out["ambiguous_12h"] = ambiguous
+        return start, end, out
+
+
+def _slots(fields: dict) -> set[str]:
+    return {k for k in fields if not k.startswith("_")}

@@ -1,0 +1,248 @@
+"""The values a piece of assistant text states, so a rule can compare them with what was written.
+
+`ValueReader(lexicon).extract(text)` reads one clause or one list item and
+returns, in order, one JSON-ready dict per value: {"type", "text" (the exact
+substring), "role", ...normalised fields}. The types (docs/values.md):
+  time    hour, minute, day_offset, date, day_of_month, weekday, week_offset,
+          part, zone, ambiguous_12h (timex.py reads these)
+  amount  value, currency                 $1,234.50, USD 20, ¥300, 三百元
+  count   value, object                   three checked bags, 两张票, 一个提醒
+  id      value, kind                     order #W2378156, reservation ID HATHAT
+  choice  enum, value, target             business class, 靠窗, gift card
+  quote   value                           "buy milk", “买牛奶”, 《报告》
+`role` is "from" or "to" for the source and the target of a change ("from
+basic economy to economy", 从经济舱升到商务舱), else None; a choice named as the
+target of a change has target=True. Overlaps are settled by rank: an id with a
+context word, then a time, an amount, an id by its shape, a count; quotes and
+choices stand beside the others. All words are data (queries/lexicon/values.toml);
+the patterns are compiled once, in the constructor.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .timex import Numerals, TimeReader, alt, key, lower
+
+LEXICON_FILE = Path(__file__).resolve().parent.parent / "lexicon" / "values.toml"  # the built-in lexicon
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_DIGIT = re.compile(r"\d")
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_EDGE = r"[\s，。！？；、,.!?;:：]"  # where a Chinese noun read by its shape ends
+
+
+def plural(noun: str) -> str:
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses", "zzes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+class ValueReader:
+    """Compiled value patterns for one lexicon; build once, call extract() per clause."""
+
+    def __init__(self, lex: dict):
+        self.num = Numerals(lex)
+        self.times = TimeReader(lex, self.num)
+        zh_n, en_n = self.num.zh, self.num.en
+        # ---- amounts
+        a = lex["amount"]
+        self.prefix = {key(w): currency for currency, words in a["prefixes"].items() for w in words}
+        self.suffix = {key(w): currency for currency, words in a["suffixes"].items() for w in words}
+        self.multiplier = {key(k): v for k, v in a["multipliers"].items()}
+        self.classifier_like = set(a["classifier_like"])
+        self.amount_re = re.compile(
+            rf"(?<![A-Za-z0-9_.])(?:(?P<pre>{alt(self.prefix)})\s?)?(?P<num>{_NUM}|{zh_n}+|{en_n})"
+            rf"(?P<mul>{alt(a['multipliers'])})?(?:\s?(?P<suf>{alt(self.suffix)})(?!\s+{alt(a['suffix_not_before'])}))?"
+            r"(?!\d)")
+        # ---- counts
+        c = lex["count"]
+        forms = {k.lower(): v for k, v in c["irregular_en"].items()}
+        for noun in c["nouns_en"]:
+            words = noun.lower().split()
+            forms.setdefault(noun.lower(), noun.lower())
+            forms.setdefault(" ".join(words[:-1] + [plural(words[-1])]), noun.lower())
+        self.noun_en = forms
+        self.not_objects_en = set(c["not_objects_en"])
+        stop_words = rf"(?!{alt(c['not_modifiers_en'])})"
+        self.count_en_re = re.compile(
+            rf"(?<![A-Za-z0-9_$€£¥#.,:/-])(?P<n>\d{{1,4}}|{en_n})(?![A-Za-z0-9_%]|[.,:/]\d|\s*[-–~]\s*\d)\s+"
+            rf"(?:(?:{stop_words}[a-z][a-z'-]*\s+){{0,2}}?(?P<noun>{alt(forms)})|(?P<pl>[a-z]{{2,}}s)(?![a-z'-]))")
+        self.label_count_re = re.compile(
+            rf"(?<![A-Za-z])(?P<noun>{alt(forms)})\**\s*[:：]\s*\**\s*(?P<n>\d{{1,4}})(?![\d.,:/]|\s*[-–]\s*\d)")
+        self.count_zh_re = re.compile(
+            rf"(?<![第\d.．])(?P<n>\d{{1,4}}|{zh_n}{{1,4}})\s*"
+            rf"(?P<clf>{alt(c['classifiers_zh'] + c['selfcounted_zh'], False)})")
+        self.selfcounted = set(c["selfcounted_zh"])
+        self.noun_zh_re = re.compile(rf"(?!{alt(c['not_objects_zh'], False)})(?:(?!{_EDGE}).){{0,8}}?"
+                                     rf"(?P<noun>{alt(c['nouns_zh'], False)})")
+        self.next_noun_zh_re = re.compile(rf"(?P<noun>{alt(c['nouns_zh'], False)})")
+        self.shape_zh_re = re.compile(  # a noun not in the list: up to three characters before a stop
+            rf"(?!{alt(c['not_objects_zh'], False)})(?P<noun>[^{c['stop_zh']}\W\d_A-Za-z]{{1,3}})")
+        # ---- ids
+        i = lex["ids"]
+        self.id_kind = {key(w): kind for kind, words in i["kinds"].items() for w in words}
+        self.id_ctx_re = re.compile(
+            rf"(?P<ctx>{alt(self.id_kind)})(?:\s*{alt(i['between']['words'])})*\s*[*\"'“「(\[]*\s*"
+            rf"(?P<tok>#?[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)(?![A-Za-z0-9_])")
+        self.id_shape_re = re.compile(  # a token with a digit in it: W2378156, 2FBBAH, gift_card_8190333
+            r"(?<![A-Za-z0-9_#@./:$-])(?P<tok>#?(?=[A-Za-z_-]*\d)[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9])"
+            r"(?![A-Za-z0-9_@/-]|\.[A-Za-z0-9])")
+        units = alt(i["not_ids"]["suffixes"], False)
+        self.not_id_re = re.compile(  # 5-7, 9-11am, 2nd, 5kg, 4k, mp3
+            rf"\d+(?:[-–/:.]\d+)+(?:{units})?|\d+(?:\.\d+)?{units}|(?:{alt(i['not_ids']['words'], False)})")
+        self.flight_re = re.compile(r"(?:[A-Z]{2,3}|[A-Z]\d|\d[A-Z])\d{1,4}[A-Z]?")
+        # ---- choices
+        self.choice: dict[str, tuple[str, str] | None] = {}
+        for enum, spec in lex["enums"].items():
+            for member, words in spec["members"].items():
+                for w in words:
+                    self.choice.setdefault(key(w), (enum, member))
+        for enum, spec in lex["enums"].items():
+            for w in spec.get("exclude", []):
+                self.choice.setdefault(key(w), None)
+        self.choice_re = re.compile(alt(self.choice))
+        # ---- change markers, quotes
+        ch = lex["change"]
+        self.markers = {**{key(w): "to" for w in ch["to"]}, **{key(w): "from" for w in ch["from"]},
+                        **{key(w): None for w in ch["not_to"]}}
+        self.marker_ends = tuple(self.markers)
+        self.skip = tuple(" " + key(w) for w in ch["skip"])
+        quotes = []
+        for n, (o, cl) in enumerate(lex["quotes"]["pairs"]):
+            inner = rf"(?:[^{re.escape(cl)}\n]|(?<=[A-Za-z]){re.escape(cl)}(?=[A-Za-z]))+?"
+            if o == cl:  # " and ' are quotes only with no letter outside and no space inside
+                quotes.append(rf"(?<![A-Za-z0-9]){re.escape(o)}(?!\s)(?P<q{n}>{inner})(?<!\s){re.escape(cl)}"
+                              r"(?![A-Za-z0-9])")
+            else:
+                quotes.append(rf"{re.escape(o)}(?P<q{n}>{inner}){re.escape(cl)}(?![A-Za-z])")
+        self.quote_re = re.compile("|".join(quotes))
+        self.quote_min = lex["quotes"].get("min_length", 2)
+
+    # ------------------------------------------------------------ reading
+    def extract(self, text: str) -> list[dict]:
+        """The values `text` (one clause or one list item) states, in order of position."""
+        low = lower(text)  # every pattern runs on the lower-cased text; values are cut from `text`
+        ranked: list[tuple[int, int, int, dict]] = []  # (rank, start, end, value): lower rank wins an overlap
+        digits = _DIGIT.search(low) is not None
+        cjk = _CJK.search(low) is not None
+        self._ids(low, text, ranked, context=True)
+        for start, end, fields in self.times.find(text, low):
+            ranked.append((2, start, end, {"type": "time", "text": text[start:end], "role": None, **fields}))
+        if digits or cjk or not self.num.en_words.keys().isdisjoint(low.split()):
+            self._amounts(low, text, ranked)
+            self._counts(low, text, ranked, cjk)
+        if digits:
+            self._ids(low, text, ranked, context=False)
+        kept: list[tuple[int, int, dict]] = []
+        for _rank, start, end, value in sorted(ranked, key=lambda r: (r[0], r[1])):
+            if not any(start < e and s < end for s, e, _v in kept):
+                kept.append((start, end, value))
+        for m in self.choice_re.finditer(low):
+            if (hit := self.choice[key(m.group(0))]) is not None:
+                kept.append((m.start(), m.end(), {"type": "choice", "text": text[m.start():m.end()], "role": None,
+                                                  "enum": hit[0], "value": hit[1], "target": False}))
+        for m in self.quote_re.finditer(text):
+            inner = m.group(m.lastgroup)
+            if len(inner.strip()) >= self.quote_min:
+                kept.append((m.start(), m.end(), {"type": "quote", "text": m.group(0), "role": None, "value": inner}))
+        kept.sort(key=lambda k: (k[0], k[1]))
+        for start, _end, value in kept:
+            value["role"] = self._role(low, start)
+        _choice_changes([v for _s, _e, v in kept if v["type"] == "choice"])
+        return [v for _s, _e, v in kept]
+
+    def _role(self, low: str, start: int) -> str | None:
+        """"from" or "to" when a change marker stands right before the value (string tests: a
+        regex searched back from each value cost more than all the rest of a clause)."""
+        tail = " " + " ".join(low[max(0, start - 24):start].split())
+        if tail.endswith(self.skip):
+            tail = tail[:tail.rindex(" ")]
+        if not tail.endswith(self.marker_ends):
+            return None
+        for n in range(min(len(tail), 14), 0, -1):
+            word = tail[-n:]
+            if word in self.markers and (not word[0].isascii() or tail[-n - 1] == " "):
+                return self.markers[word]
+        return None
+
+    def _amounts(self, low: str, text: str, out: list) -> None:
+        for m in self.amount_re.finditer(low):
+            pre, suf, num = m.group("pre"), m.group("suf"), m.group("num")
+            if not (pre or suf) or (pre and not num[0].isdigit()):
+                continue
+            if suf in self.classifier_like and _CJK.match(low, m.end()) and low[m.end()] not in "钱的":
+                continue  # 两块蛋糕 counts cakes
+            value = self.num.value(num)
+            if value is None:
+                continue
+            if m.group("mul"):
+                value *= self.multiplier[key(m.group("mul"))]
+            currency = self.prefix.get(key(pre)) if pre else self.suffix.get(key(suf))
+            out.append((3, m.start(), m.end(), {"type": "amount", "text": text[m.start():m.end()], "role": None,
+                                                "value": float(value), "currency": currency}))
+
+    def _counts(self, low: str, text: str, out: list, cjk: bool) -> None:
+        found = []  # (rank, start, end, value, object)
+        for m in self.count_en_re.finditer(low):
+            pl = m.group("pl")
+            if pl is None or pl not in self.not_objects_en:
+                obj = self.noun_en[key(m.group("noun"))] if pl is None else singular(pl)
+                found.append((5, m.start(), m.end(), self.num.value(m.group("n")), obj))
+        for m in self.label_count_re.finditer(low):  # "Total Baggages: 3" (below "Baggage: 2 free checked bags")
+            found.append((6, m.start(), m.end(), int(m.group("n")), self.noun_en[key(m.group("noun"))]))
+        for m in self.count_zh_re.finditer(low) if cjk else ():
+            if m.group("clf") in self.selfcounted:
+                obj, end = m.group("clf"), m.end()
+            elif (n := self.noun_zh_re.match(low, m.end()) or self.shape_zh_re.match(low, m.end())) is not None:
+                while (head := self.next_noun_zh_re.match(low, n.end())) is not None:
+                    n = head  # the head is the last noun: 大床房 counts rooms
+                obj, end = n.group("noun"), n.end()
+            else:
+                continue
+            found.append((5, m.start(), end, self.num.value(m.group("n")), obj))
+        for rank, start, end, value, obj in found:
+            if value is not None:
+                out.append((rank, start, end, {"type": "count", "text": text[start:end], "role": None,
+                                               "value": int(value), "object": obj}))
+
+    def _ids(self, low: str, text: str, out: list, context: bool) -> None:
+        pattern = self.id_ctx_re if context else self.id_shape_re
+        for m in pattern.finditer(low):
+            tok = text[m.start("tok"):m.end("tok")]
+            bare = tok.lstrip("#")
+            kind = self.id_kind[key(m.group("ctx"))] if context else None
+            has_digit = any(ch.isdigit() for ch in bare)
+            has_alpha = any(ch.isalpha() for ch in bare)
+            if self.not_id_re.fullmatch(bare.lower()):
+                continue
+            if context:
+                ok = (has_digit and (len(bare) >= 3 or tok[0] == "#")) or (bare.isupper() and len(bare) >= 5)
+                if not ok:
+                    continue
+            elif not (has_digit and (has_alpha or tok[0] == "#") and len(bare) >= 4) or self.flight_re.fullmatch(bare):
+                continue  # HAT136 is a flight, not an id, unless a context word says so
+            value = {"type": "id", "text": tok, "role": None, "value": tok, "kind": kind}
+            out.append((1 if context else 4, m.start("tok"), m.end("tok"), value))
+
+
+def _choice_changes(choices: list[dict]) -> None:
+    """The target of a change is the member after a to-marker; another member of the same
+    enum before it, with no marker, is the source (经济舱改为商务舱)."""
+    for i, c in enumerate(choices):
+        if c["role"] != "to":
+            continue
+        c["target"] = True
+        for prev in choices[:i]:
+            if prev["enum"] == c["enum"] and prev["role"] is None and prev["value"] != c["value"]:
+                prev["role"] = "from"

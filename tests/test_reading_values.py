@@ -1,0 +1,325 @@
+"""Golden examples for the value reader: what a reply tells the user, read as values a rule can compare.
+
+Each case is one clause or one list item as reminder, calendar, shopping, travel and support
+assistants write them, in English and Chinese, with the exact values expected for the types it
+names (every value of those types, nothing more). Hard negatives expect nothing: durations,
+business days, ordinals, flight numbers, prices that are not times, apostrophes that are not quotes.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import tomllib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trace_audit.queries.reading.values import LEXICON_FILE as LEXICON
+from trace_audit.queries.reading.values import ValueReader
+NO_TIME = dict(hour=None, minute=None, day_offset=None, date=None, day_of_month=None, weekday=None,
+               week_offset=None, part=None, zone=None, ambiguous_12h=False)
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return _reader()
+
+
+def T(text, role=None, **fields):
+    return {"type": "time", "text": text, "role": role, **NO_TIME, **fields}
+
+
+def A(text, value, currency, role=None):
+    return {"type": "amount", "text": text, "role": role, "value": value, "currency": currency}
+
+
+def N(text, value, obj, role=None):
+    return {"type": "count", "text": text, "role": role, "value": value, "object": obj}
+
+
+def I(text, kind=None, role=None):  # noqa: E743 - the id constructor
+    return {"type": "id", "text": text, "role": role, "value": text, "kind": kind}
+
+
+def C(text, enum, value, role=None):
+    return {"type": "choice", "text": text, "role": role, "enum": enum, "value": value, "target": role == "to"}
+
+
+def Q(text, role=None):
+    return {"type": "quote", "text": text, "role": role, "value": text[1:-1]}
+
+
+EN = [
+    # ---- times: reminders and calendars
+    ("Done! Your reminder is set for 8:30 tomorrow morning.", "time",
+     [T("8:30 tomorrow morning", hour=8, minute=30, day_offset=1, part="morning")]),
+    ("I've scheduled the dentist appointment for Friday at 3pm.", "time",
+     [T("Friday at 3pm", hour=15, minute=0, weekday=4, week_offset=0)]),
+    ("Your alarm is set for 6:45 a.m.", "time", [T("6:45 a.m.", hour=6, minute=45)]),
+    ("Reminder set for 8.", "time", [T("8", hour=8, minute=0, ambiguous_12h=True)]),
+    ("Okay, I'll remind you tonight at 9.", "time",
+     [T("tonight at 9", hour=21, minute=0, day_offset=0, part="evening")]),
+    ("The call is booked for noon on Thursday.", "time", [T("noon on Thursday", hour=12, minute=0, weekday=3, week_offset=0)]),
+    ("I moved your meeting to next Monday at 10:00.", "time",
+     [T("next Monday at 10:00", role="to", hour=10, minute=0, weekday=0, week_offset=1, ambiguous_12h=True)]),
+    ("I set an alarm for midnight.", "time", [T("midnight", hour=0, minute=0)]),
+    ("Dinner at 7 in the evening is confirmed.", "time", [T("7 in the evening", hour=19, minute=0, part="evening")]),
+    ("The event is on May 21, 2024 at 2:00 PM.", "time", [T("May 21, 2024 at 2:00 PM", hour=14, minute=0, date="2024-05-21")]),
+    ("Your package arrives on 21 May.", "time", [T("21 May", date="05-21")]),
+    ("Check-in opens 2024-05-17 at 20:00.", "time", [T("2024-05-17 at 20:00", hour=20, minute=0, date="2024-05-17")]),
+    ("I added the appointment on 11/17 at 4:30 pm.", "time", [T("11/17 at 4:30 pm", hour=16, minute=30, date="11-17")]),
+    ("Departure: 07:00 PM EST on May 20, 2024", "time",
+     [T("07:00 PM EST on May 20, 2024", hour=19, minute=0, date="2024-05-20", zone="EST")]),
+    ("Wake-up call set for 6am tomorrow.", "time", [T("6am tomorrow", hour=6, minute=0, day_offset=1)]),
+    ("Got it, I'll ping you at half past 8 in the morning.", "time",
+     [T("half past 8 in the morning", hour=8, minute=30, part="morning")]),
+    ("Your table is booked at 7:30.", "time", [T("7:30", hour=7, minute=30, ambiguous_12h=True)]),
+    ("Reminder set: call the plumber at 8:30 p.m.", "time", [T("8:30 p.m.", hour=20, minute=30)]),
+    ("I moved the reminder from 3pm to 5pm.", "time",
+     [T("3pm", role="from", hour=15, minute=0), T("5pm", role="to", hour=17, minute=0)]),
+    ("Your subscription renews on the 21st.", "time", [T("21st", day_of_month=21)]),
+    ("I've set it for Tuesday.", "time", [T("Tuesday", weekday=1, week_offset=0)]),
+    ("Your 12 noon slot with Dr. Lee is confirmed.", "time", [T("12 noon", hour=12, minute=0)]),
+    ("I'll ping you at quarter to 9 tonight.", "time",
+     [T("quarter to 9 tonight", hour=20, minute=45, day_offset=0, part="evening")]),
+    ("The reminder will fire at seven tomorrow.", "time", [T("seven tomorrow", hour=7, minute=0, day_offset=1, ambiguous_12h=True)]),
+    ("Perfect, see you tomorrow morning at 8!", "time", [T("tomorrow morning at 8", hour=8, minute=0, day_offset=1, part="morning")]),
+    ("Your pickup is set for this afternoon at 4.", "time",
+     [T("this afternoon at 4", hour=16, minute=0, day_offset=0, part="afternoon")]),
+    # ---- times: hard negatives
+    ("Refunds usually take 5-7 business days.", "time,count,choice", []),
+    ("The fare is $152 per passenger.", "time", []),
+    ("Flight HAT136 is on time.", "time", []),
+    ("Cancellation is free within 24 hours of booking.", "time,count", []),
+    ("That's the 2nd reminder I've set today.", "time,count", [T("today", day_offset=0)]),
+    ("Your order will ship in 3 hours.", "time,count", []),
+    ("I booked a table for 4.", "time", []),
+    ("Good morning, your order has shipped.", "time", []),
+    ("You get 2 free checked bags at Gold status.", "time", []),
+    # ---- amounts
+    ("You've been charged $1,234.50.", "amount", [A("$1,234.50", 1234.5, "USD")]),
+    ("A refund of USD 20 has been issued.", "amount", [A("USD 20", 20.0, "USD")]),
+    ("The upgrade cost 49.99 dollars.", "amount", [A("49.99 dollars", 49.99, "USD")]),
+    ("I've applied a €15 credit to your account.", "amount", [A("€15", 15.0, "EUR")]),
+    ("Total: £8.50", "amount", [A("£8.50", 8.5, "GBP")]),
+    ("The difference of $2,544 will be refunded to your gift card.", "amount,choice",
+     [A("$2,544", 2544.0, "USD"), C("gift card", "payment", "gift_card")]),
+    ("Your flight is at 8:30 and the fee is waived.", "amount", []),
+    ("Your refund of $24 will arrive in 3-5 days.", "amount,time,count", [A("$24", 24.0, "USD")]),
+    ("Room 1204 is booked for 2 nights.", "amount,id,time,count", []),
+    # ---- counts
+    ("I've added three checked bags to your reservation.", "count", [N("three checked bags", 3, "bag")]),
+    ("2 tickets have been booked.", "count", [N("2 tickets", 2, "ticket")]),
+    ("Booked for 2 adults and 1 child.", "count", [N("2 adults", 2, "adult"), N("1 child", 1, "child")]),
+    ("Done, 4 people are on the reservation.", "count", [N("4 people", 4, "person")]),
+    ("I've put 2 lattes in your cart.", "count", [N("2 lattes", 2, "latte")]),
+    ("Added 3 boxes of tissues to your order.", "count", [N("3 boxes", 3, "box")]),
+    ("Total Baggages: 3", "count", [N("Baggages: 3", 3, "baggage")]),
+    ("This is the 2nd time I've tried.", "count", []),
+    ("I've created 2 reminders for you.", "count", [N("2 reminders", 2, "reminder")]),
+    ("There are 14 economy seats left.", "count,choice", [N("14 economy seats", 14, "seat"), C("economy", "cabin", "economy")]),
+    ("Flight HAT136 departs at 3.", "count,id", [I("HAT136", "flight")]),
+    ("I increased the passengers from 2 to 3 on the booking.", "count", []),
+    # ---- ids
+    ("Your reservation ID is HATHAT.", "id", [I("HATHAT", "reservation")]),
+    ("Order #W2378156 has been cancelled.", "id,time", [I("#W2378156", "order")]),
+    ("Confirmation number: T-88217.", "id", [I("T-88217", "confirmation")]),
+    ("I've updated reservation JG7FMM to economy.", "id,choice",
+     [I("JG7FMM", "reservation"), C("economy", "cabin", "economy", role="to")]),
+    ("Your booking reference is 2FBBAH.", "id", [I("2FBBAH", "reservation")]),
+    ("I've cancelled reservation HATHAT as requested.", "id", [I("HATHAT", "reservation")]),
+    ("The reservation has been updated.", "id", []),
+    ("Paid with gift_card_8190333.", "id", [I("gift_card_8190333")]),
+    ("Flight HAT136 departs at 7pm.", "id,time", [I("HAT136", "flight"), T("7pm", hour=19, minute=0)]),
+    ("You're booked on HAT136 and HAT039.", "id", []),
+    ("I've added the 4K monitor and a 2TB drive to your cart.", "id", []),
+    ("Your user ID is mia_li_3668.", "id", [I("mia_li_3668", "user")]),
+    ("Ticket T-88217 has been escalated to a supervisor.", "id", [I("T-88217", "ticket")]),
+    ("Your seat is 23C.", "id,count,time", []),
+    # ---- choices
+    ("Your reservation has been upgraded to business class.", "choice", [C("business class", "cabin", "business", role="to")]),
+    ("I changed your cabin from basic economy to economy.", "choice",
+     [C("basic economy", "cabin", "basic_economy", role="from"), C("economy", "cabin", "economy", role="to")]),
+    ("You're flying economy on both legs.", "choice", [C("economy", "cabin", "economy")]),
+    ("Your basic economy fare is non-refundable.", "choice", [C("basic economy", "cabin", "basic_economy")]),
+    ("Seat 12A, a window seat, is reserved.", "choice,id", [C("window seat", "seat", "window")]),
+    ("The refund will go back to your original credit card.", "choice", [C("credit card", "payment", "credit_card")]),
+    ("Marked the task as high priority.", "choice", [C("high priority", "priority", "high")]),
+    ("Refunds are processed within 3 business days for business travel.", "choice", []),
+    ("Ordered the medium hoodie in navy blue.", "choice", [C("medium", "size", "m"), C("navy blue", "colour", "navy")]),
+    ("As a gold member, you get 3 free checked bags.", "choice,count", [N("3 free checked bags", 3, "bag")]),
+    ("This is beyond the 24-hour cancellation window.", "choice,time", []),
+    ("Booked a round trip in first class.", "choice", [C("round trip", "trip", "round_trip"), C("first class", "cabin", "first")]),
+    ("Paid $250 with certificate 7504069 and $55 with your Visa card ending in 7447.", "amount,id,choice",
+     [A("$250", 250.0, "USD"), C("certificate", "payment", "certificate"), I("7504069", "certificate"),
+      A("$55", 55.0, "USD"), C("Visa card", "payment", "credit_card"), I("7447", "card")]),
+    # ---- quotes
+    ('Added "buy milk" to your shopping list.', "quote", [Q('"buy milk"')]),
+    ("I've saved the note 'call mom back'.", "quote", [Q("'call mom back'")]),
+    ("I've updated your mom's reminder and the kids' schedule.", "quote", []),
+    ("Renamed the event to “Team sync”.", "quote", [Q("“Team sync”", role="to")]),
+    ('Set the label to "A".', "quote", []),
+    ('Reservation "M05KNL" is confirmed.', "quote,id", [Q('"M05KNL"'), I("M05KNL", "reservation")]),
+    ("Don't worry, it's saved as 'Mom's birthday'.", "quote", [Q("'Mom's birthday'")]),
+    # ---- several types in one item
+    ("Booked 2 tickets in economy for $304 on May 24, confirmation ZX91KQ.", "time,amount,count,id,choice",
+     [N("2 tickets", 2, "ticket"), C("economy", "cabin", "economy"), A("$304", 304.0, "USD"),
+      T("May 24", date="05-24"), I("ZX91KQ", "confirmation")]),
+]
+
+ZH = [
+    # ---- 时间：提醒与日程
+    ("好的，已经帮你设好明天早上8点的提醒。", "time", [T("明天早上8点", hour=8, minute=0, day_offset=1, part="morning")]),
+    ("好的，明早8点提醒你开会", "time", [T("明早8点", hour=8, minute=0, day_offset=1, part="morning")]),
+    ("提醒已设置：今晚九点半。", "time", [T("今晚九点半", hour=21, minute=30, day_offset=0, part="evening")]),
+    ("会议已改到下周一上午十点。", "time",
+     [T("下周一上午十点", role="to", hour=10, minute=0, weekday=0, week_offset=1, part="morning")]),
+    ("已为你设置七点一刻的闹钟。", "time", [T("七点一刻", hour=7, minute=15, ambiguous_12h=True)]),
+    ("已经添加了提醒：十点十五 提交周报。", "time", [T("十点十五", hour=10, minute=15, ambiguous_12h=True)]),
+    ("闹钟定在凌晨5点。", "time", [T("凌晨5点", hour=5, minute=0, part="early_morning")]),
+    ("中午12点的午餐预约已确认。", "time", [T("中午12点", hour=12, minute=0, part="noon")]),
+    ("已记下：11月17日下午两点 看牙医。", "time", [T("11月17日下午两点", hour=14, minute=0, date="11-17", part="afternoon")]),
+    ("好的，17号晚上8点提醒您还信用卡。", "time", [T("17号晚上8点", hour=20, minute=0, day_of_month=17, part="evening")]),
+    ("已经设好了，后天9:15提醒你。", "time", [T("后天9:15", hour=9, minute=15, day_offset=2, ambiguous_12h=True)]),
+    ("航班将于2024年5月20日 19:00起飞。", "time", [T("2024年5月20日 19:00", hour=19, minute=0, date="2024-05-20")]),
+    ("提醒改成晚上12点了。", "time", [T("晚上12点", role="to", hour=0, minute=0, part="evening")]),
+    ("已设置周五下午3点的会议。", "time", [T("周五下午3点", hour=15, minute=0, weekday=4, week_offset=0, part="afternoon")]),
+    ("明晚7点的餐厅已订好。", "time", [T("明晚7点", hour=19, minute=0, day_offset=1, part="evening")]),
+    ("八点的闹钟设好了", "time", [T("八点", hour=8, minute=0, ambiguous_12h=True)]),
+    ("好的，今天傍晚6点提醒你去接孩子", "time", [T("今天傍晚6点", hour=18, minute=0, day_offset=0, part="evening")]),
+    ("已帮你定好两点的闹钟。", "time", [T("两点", hour=2, minute=0, ambiguous_12h=True)]),
+    ("已设好十二点的闹钟。", "time", [T("十二点", hour=12, minute=0, ambiguous_12h=True)]),
+    ("已设好8时30分的闹钟", "time", [T("8时30分", hour=8, minute=30, ambiguous_12h=True)]),
+    ("已经设好凌晨一点的闹钟", "time", [T("凌晨一点", hour=1, minute=0, part="early_morning")]),
+    ("你的快递预计明天送达。", "time", [T("明天", day_offset=1)]),
+    ("每周一早上9点提醒你交周报", "time,choice",
+     [C("每周", "repeat", "weekly"), T("周一早上9点", hour=9, minute=0, weekday=0, week_offset=0, part="morning")]),
+    ("已为您预约后天下午3点的理发。", "time", [T("后天下午3点", hour=15, minute=0, day_offset=2, part="afternoon")]),
+    ("已经把闹钟从7点改到7点半了。", "time",
+     [T("7点", role="from", hour=7, minute=0, ambiguous_12h=True), T("7点半", role="to", hour=7, minute=30, ambiguous_12h=True)]),
+    ("明天的提醒已经删除了。", "time", [T("明天", day_offset=1)]),
+    ("已设置早八点的闹钟", "time", [T("早八点", hour=8, minute=0, part="morning")]),
+    ("订单将于5月24日（周五）送达", "time", [T("5月24日", date="05-24"), T("周五", weekday=4, week_offset=0)]),
+    ("已添加日程：下午三点半 部门例会", "time", [T("下午三点半", hour=15, minute=30, part="afternoon")]),
+    ("闹钟已设为每天早上6:30", "time,choice",
+     [C("每天", "repeat", "daily", role="to"), T("早上6:30", hour=6, minute=30, part="morning")]),
+    # ---- 时间：反例
+    ("预计3小时内送达。", "time,count", []),
+    ("退款将在5-7个工作日内到账。", "time,count", []),
+    ("以下三点需要注意", "time", []),
+    ("请稍等一点时间", "time", []),
+    ("麻烦再便宜一点", "time", []),
+    ("您可以乘坐地铁3号线到达", "time", []),
+    ("这个订单满300元包邮", "time", []),
+    ("24小时内可免费取消", "time", []),
+    # ---- 金额
+    ("已支付300元。", "amount", [A("300元", 300.0, "CNY")]),
+    ("押金¥300已经退回", "amount", [A("¥300", 300.0, "CNY")]),
+    ("退款三百元已原路返回。", "amount", [A("三百元", 300.0, "CNY")]),
+    ("订单金额¥1,299.00，已付款。", "amount", [A("¥1,299.00", 1299.0, "CNY")]),
+    ("已为您充值1.5万元。", "amount", [A("1.5万元", 15000.0, "CNY")]),
+    ("这件外套打折后只要99块。", "amount", [A("99块", 99.0, "CNY")]),
+    ("已兑换50美元。", "amount", [A("50美元", 50.0, "USD")]),
+    ("人民币200元已退回您的账户", "amount", [A("人民币200元", 200.0, "CNY")]),
+    ("已从经济舱升到商务舱，差价300元", "amount,choice",
+     [C("经济舱", "cabin", "economy", role="from"), C("商务舱", "cabin", "business", role="to"), A("300元", 300.0, "CNY")]),
+    ("退款一千二百五十元已到账", "amount", [A("一千二百五十元", 1250.0, "CNY")]),
+    ("已为你把闹钟改到8点", "amount", []),
+    # ---- 数量
+    ("已为您预订两张票。", "count", [N("两张票", 2, "票")]),
+    ("已添加3件行李。", "count", [N("3件行李", 3, "行李")]),
+    ("已创建一个提醒。", "count", [N("一个提醒", 1, "提醒")]),
+    ("已加购2件托运行李", "count", [N("2件托运行李", 2, "行李")]),
+    ("两位乘客的座位都选好了", "count", [N("两位乘客", 2, "乘客")]),
+    ("已经帮你订了3人的位子", "count", [N("3人", 3, "人")]),
+    ("已下单两杯拿铁", "count", [N("两杯拿铁", 2, "拿铁")]),
+    ("一共订了3间房", "count", [N("3间房", 3, "房")]),
+    ("已买了2双鞋", "count", [N("2双鞋", 2, "鞋")]),
+    ("已买了两块蛋糕。", "count,amount", [N("两块蛋糕", 2, "蛋糕")]),
+    ("请在3天内完成支付", "count", []),
+    ("第2个提醒已删除", "count", []),
+    ("已为您预订下午两点的会议", "count", []),
+    ("已帮您订了两张去上海的机票", "count", [N("两张去上海的机票", 2, "机票")]),
+    # ---- 编号
+    ("订单号：#W2378156，已取消。", "id", [I("#W2378156", "order")]),
+    ("已提交工单，编号T-88217。", "id", [I("T-88217", "reference")]),
+    ("您的预订号为ZFA04Y。", "id", [I("ZFA04Y", "reservation")]),
+    ("快递单号SF1234567890已发给您", "id", [I("SF1234567890", "tracking")]),
+    ("已改签到航班CA1234", "id", [I("CA1234", "flight")]),
+    ("已为您设置8点的提醒", "id", []),
+    ("已经用尾号7447的信用卡付款", "id,choice", [I("7447", "card"), C("信用卡", "payment", "credit_card")]),
+    ("您乘坐的是CA1234和MU5101", "id", []),
+    # ---- 选项
+    ("已为您从经济舱升到商务舱。", "choice",
+     [C("经济舱", "cabin", "economy", role="from"), C("商务舱", "cabin", "business", role="to")]),
+    ("已把舱位由商务舱改为经济舱", "choice",
+     [C("商务舱", "cabin", "business", role="from"), C("经济舱", "cabin", "economy", role="to")]),
+    ("经济舱改成头等舱了", "choice", [C("经济舱", "cabin", "economy", role="from"), C("头等舱", "cabin", "first", role="to")]),
+    ("已选好靠窗的座位", "choice", [C("靠窗的座位", "seat", "window")]),
+    ("已下单：黑色，XL码。", "choice", [C("黑色", "colour", "black"), C("XL码", "size", "xl")]),
+    ("已使用礼品卡支付", "choice", [C("礼品卡", "payment", "gift_card")]),
+    ("这是基本经济舱，不能退改。", "choice", [C("基本经济舱", "cabin", "basic_economy")]),
+    ("已设为高优先级", "choice", [C("高优先级", "priority", "high", role="to")]),
+    ("每天早上7点提醒你吃药", "choice,time",
+     [C("每天", "repeat", "daily"), T("早上7点", hour=7, minute=0, part="morning")]),
+    ("已订好往返机票，单程各一张", "choice", [C("往返", "trip", "round_trip"), C("单程", "trip", "one_way")]),
+    ("已用支付宝付款200元", "choice,amount", [C("支付宝", "payment", "alipay"), A("200元", 200.0, "CNY")]),
+    # ---- 引用
+    ("已添加待办「买牛奶」。", "quote", [Q("「买牛奶」")]),
+    ("提醒内容为“交房租”，已保存。", "quote", [Q("“交房租”")]),
+    ("已把《季度报告》发给张经理", "quote", [Q("《季度报告》")]),
+    ("已设置提醒‘开会’", "quote", [Q("‘开会’")]),
+    ("好的“啊”", "quote", []),
+    # ---- 一条里的多种值
+    ("已为您预订5月24日两张经济舱机票，共计¥1,280，订单号E7Q2M9。", "time,amount,count,id,choice",
+     [T("5月24日", date="05-24"), N("两张经济舱机票", 2, "机票"), C("经济舱", "cabin", "economy"),
+      A("¥1,280", 1280.0, "CNY"), I("E7Q2M9", "order")]),
+    ("已添加提醒“交房租”，时间是明天下午3点。", "time,quote",
+     [Q("“交房租”"), T("明天下午3点", hour=15, minute=0, day_offset=1, part="afternoon")]),
+]
+
+CASES = [pytest.param(text, types, expected, id=f"en{n:02d}") for n, (text, types, expected) in enumerate(EN)] + \
+        [pytest.param(text, types, expected, id=f"zh{n:02d}") for n, (text, types, expected) in enumerate(ZH)]
+
+
+@pytest.mark.parametrize("text, types, expected", CASES)
+def test_values_as_written(reader, text, types, expected):
+    wanted = set(types.split(","))
+    got = [v for v in reader.extract(text) if v["type"] in wanted]
+    assert got == expected, json.dumps(got, ensure_ascii=False, indent=1)
+
+
+def test_every_value_is_json_and_its_text_is_a_substring(reader):
+    for case in CASES:
+        text = case.values[0]
+        values = reader.extract(text)
+        assert json.loads(json.dumps(values)) == values
+        assert all(v["text"] in text for v in values), values
+
+
+def test_the_lexicon_extends_the_reader():
+    lex = tomllib.loads(LEXICON.read_text("utf-8"))
+    lex["enums"]["cabin"]["members"]["economy"].append("main cabin")
+    lex["time"]["days"]["overmorrow"] = {"day": 2}
+    got = ValueReader(lex).extract("Moved you to main cabin, overmorrow at 9am.")
+    assert [(v["type"], v.get("value"), v.get("day_offset")) for v in got] == \
+        [("choice", "economy", None), ("time", None, 2)]
+
+
+
+PIECES = list("0123456789:/.-,， $¥#'\"“”「」年月日号点半刻周下午晚明一两三十元个张abeimnoprstAHMPT ") + [
+    "at ", "tomorrow", "May ", "pm", "to ", "from ", "order ", "economy", "从", "改为", "经济舱"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=25).map("".join))
+def test_any_text_reads_without_error(text):
+    for v in _reader().extract(text):
+        assert v["text"] in text and json.loads(json.dumps(v)) == v
+
+
+@functools.cache
+def _reader() -> ValueReader:  # hypothesis runs the test many times: one reader for all
+    return ValueReader(tomllib.loads(LEXICON.read_text("utf-8")))
