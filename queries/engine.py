@@ -221,19 +221,17 @@ def _prepare(con: duckdb.DuckDBPyConnection, plan: Plan) -> dict[str, str]:
     return failed
 
 
-def _create_value_checks(con: duckdb.DuckDBPyConnection, plan: Plan, failed: dict[str, str]):
+def _create_value_checks(con: duckdb.DuckDBPyConnection, plan: Plan, failed: dict[str, str]) -> None:
     """value_checks: Python over the turn model (claimed_actions, write_steps), once per run."""
     from .reading.value_checks import DEPENDS, create_checks
 
     broken = [t for t in DEPENDS if t in failed or not any(m.table == t for m in plan.models)]
-    if broken:
-        failed["value_checks"] = f"depends on {', '.join(sorted(broken))}, which failed or is not loaded"
-        return None
     try:
-        return create_checks(con, plan)
+        if broken:
+            raise ValueError(f"depends on {', '.join(sorted(broken))}, which failed or is not loaded")
+        create_checks(con, plan)
     except (duckdb.Error, ValueError, KeyError) as exc:
-        failed["value_checks"] = f"value_checks: {type(exc).__name__}: {exc}"
-        return None
+        failed["value_checks"] = f"value_checks: {exc}"
 
 
 def _message_sql(template: str, columns: set[str]) -> str:

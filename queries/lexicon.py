@@ -63,15 +63,8 @@ def _reader(digest: str, data_json: str):
 
 @lru_cache(maxsize=8)
 def _value_reader(digest: str, data_json: str):
-    try:  # TEMP until queries/reading/values.py lands
-        from .reading.values import ValueReader
-    except ImportError:
-        class ValueReader:  # noqa: D101
-            def __init__(self, _data):
-                pass
+    from .reading.values import ValueReader
 
-            def extract(self, _text):
-                return []
     return ValueReader(json.loads(data_json))
 
 

@@ -23,6 +23,13 @@ from .segment import Clause, Segmenter
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]{2}")
+_NEXT_WORD = re.compile(r"\s+([#\w'][\w'-]*)")
+# words after a noun that end its phrase (so the noun is its head, not a modifier)
+_FUNCTION_WORDS = frozenset("""is are was were be been being has have had 's 're will would can could should may
+might must do does did to for on in at of with and or but from by as into onto now also already just all both each
+that which who you your my our their his her its it they we i he she this these those then so not no under
+successfully""".split())
+_AUXILIARIES = frozenset("is are was were has have had 's 're".split())
 KINDS = ("completion", "negated", "question", "conditional", "offer", "future", "pre_existing", "failure", "other")
 
 
@@ -85,6 +92,14 @@ class Reader:
         self._verb_re = re.compile(r"(?<![a-z])(" + _alt([re.escape(v) for v in self.verb_class if v.isascii()])
                                    + r")(?![a-z])|(" + _alt([re.escape(v) for v in self.verb_class if not v.isascii()]) + ")",
                                    re.I)
+        self._phrases = [(re.compile(p, re.I), cls) for cls, spec in lex["actions"].items()
+                         for p in spec.get("phrases", [])]
+        # where one clause claims two actions: "moved your flight and added two bags", "已取消并重新下单"
+        self._coordination = re.compile(
+            r"\s*,?\s+(?:and|then|plus|&|as well as)\s+(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:also\s+|then\s+|just\s+)?"
+            r"(?=(?:" + macros["PP_EN"] + r")\b)"
+            r"|(?:并且|并|同时|然后|以及)(?=(?:已经|已)?(?:" + macros["TO_YOU_ZH"] + r")?(?:" + macros["V_ZH"] + "))",
+            re.I)
         self._obj_re = re.compile(r"\b(" + macros["OBJ_EN"] + r")s?\b|(" + macros["OBJ_ZH"] + ")", re.I)
         self._cache: dict[tuple[str, str], ClauseReading] = {}
         seg = lex["segment"]
@@ -121,8 +136,25 @@ class Reader:
         return self.verb_class.get(word)
 
     def _object(self, text: str) -> str | None:
-        m = self._obj_re.search(text)
-        return m.group(0).lower() if m else None
+        """The thing the clause is about. In an English compound the last noun is the head:
+        "delivery address" is an address, "luggage set" (a product) is no bag at all."""
+        for m in self._obj_re.finditer(text):
+            word = m.group(0)
+            if not word.isascii():
+                return word.lower()
+            nxt = _NEXT_WORD.match(text, m.end())
+            if nxt is None:
+                return word.lower()
+            follower = nxt.group(1).lower()
+            after = _NEXT_WORD.match(text, nxt.end())
+            # "luggage set has been…": a verb-looking word before an auxiliary is the head noun
+            noun_verb = follower in self.verb_class and after is not None and after.group(1).lower() in _AUXILIARIES
+            if not noun_verb and (follower in _FUNCTION_WORDS or follower in self.verb_class
+                                  or any(ch.isdigit() for ch in follower) or follower.startswith(("#", "'"))):
+                return word.lower()
+            if self._obj_re.fullmatch(follower):
+                return follower
+        return None
 
     def read_clause(self, c: Clause) -> ClauseReading:
         # the same clause recurs across replies ("Anything else?", "还需要别的吗"): read it once
@@ -178,6 +210,36 @@ class Reader:
         if not promise and self._first("pre_existing", text) is not None:
             return ClauseReading(text, "pre_existing", action, obj)
         return ClauseReading(text, "completion", action, obj)
+
+    def claimed_parts(self, c: Clause) -> list[ClauseReading]:
+        """A completion clause as the claims it makes: one per coordinated action ("moved your
+        flight and added two bags" is two claims), each read on its own (action, object); a part
+        that reads as no claim on its own keeps the whole clause's reading."""
+        whole = self.read_clause(c)
+        cuts = [m for m in self._coordination.finditer(c.text) if m.start() > 0]
+        if not cuts:
+            return [self._phrased(whole)]
+        texts, pos = [], 0
+        for m in cuts:
+            texts.append(c.text[pos:m.start()])
+            pos = m.end()
+        texts.append(c.text[pos:])
+        parts = []
+        for t in texts:
+            r = self.read_clause(Clause(t.strip(), c.sentence, c.index, c.closer))
+            # a coordinated verb shares the claim's aspect: 已取消原订单并为你重新下单
+            if r.kind == "completion" or (r.kind in ("other", "question") and r.action is not None):
+                parts.append(ClauseReading(r.text, "completion", r.action, r.object))
+        return [self._phrased(p) for p in (parts or [whole])]
+
+    def _phrased(self, r: ClauseReading) -> ClauseReading:
+        """A claim whose verb wraps its object ("let the group chat know") gets the phrase's class."""
+        if r.action is not None:
+            return r
+        for pattern, cls in self._phrases:
+            if pattern.search(r.text):
+                return ClauseReading(r.text, r.kind, cls, r.object, r.retracts, r.admits)
+        return r
 
     def _realis_after(self, text: str, pos: int) -> bool:
         return self._first("realis", text[pos:]) is not None

@@ -9,13 +9,19 @@ names an order, `border` does not.
 
 from __future__ import annotations
 
+import re
+
 
 class ObjectGroups:
     def __init__(self, lex: dict):
         self._group: dict[str, str] = {}
+        self._all: dict[str, list[str]] = {}  # a word in two groups ("payment") names both in a tool
+        self.words: dict[str, list[str]] = {}
         for group, words in lex.get("object_groups", {}).items():
+            self.words[group] = list(words)
             for w in words:
                 self._group.setdefault(w.lower(), group)
+                self._all.setdefault(w.lower(), []).append(group)
 
     def of_word(self, word: str | None) -> str | None:
         """The group of one word as written ("Bags", "提醒"), or None."""
@@ -39,6 +45,24 @@ class ObjectGroups:
         for i, w in enumerate(words):
             pair = "-".join(words[i:i + 2]) if i + 1 < len(words) else None
             g = (self.of_word(pair) if pair else None) or self.of_word(w)
-            if g and g not in out:
-                out.append(g)
+            for name in self._all.get(self._key(g, pair, w), [g] if g else []):
+                if name not in out:
+                    out.append(name)
         return out
+
+    def _key(self, group: str | None, pair: str | None, word: str) -> str:
+        """The lexicon word a tool word matched (for the groups it belongs to)."""
+        for cand in (pair, word):
+            if not cand:
+                continue
+            c = cand.lower()
+            for k in (c, c[:-2] if c.endswith("es") else None, c[:-1] if c.endswith("s") else None):
+                if k and self._group.get(k) == group:
+                    return k
+        return ""
+
+    def pattern(self, group: str | None) -> str | None:
+        """An RE2 pattern (case-blind) for any word of the group, for finding it in a write's args."""
+        if not group or group not in self.words:
+            return None
+        return "(?i)(" + "|".join(re.escape(w) for w in sorted(self.words[group], key=len, reverse=True)) + ")"

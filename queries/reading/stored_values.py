@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 _STAMP = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?"
@@ -86,35 +86,37 @@ def stored_values(args, result, error: str | None, detail: str | None,
     return out
 
 
-def as_wall_clocks(value, zone: str | None) -> list[tuple[str | None, int, int]]:
-    """A stored time as (date 'YYYY-MM-DD' or None, hour, minute) wall clocks: as written, and, for a
-    value with an offset, in the turn's zone too (the reply speaks the user's local time)."""
+def as_wall_clocks(value, zone: str | None) -> list[tuple[str | None, int, int, object]]:
+    """A stored time as (date 'YYYY-MM-DD' or None, hour, minute, the zone it is read in) wall
+    clocks; hour -1 for a date alone. A naive value is read as written, in the turn's zone. A
+    value with an offset is read as written, in its own offset (the system wrote the user's
+    local time there), and in `zone` when one was named; a UTC 'Z' value says nothing of the
+    user's zone, so with no zone named it is not read at all."""
     if not isinstance(value, str):
         return []
     m = _STAMP.match(value)
     if m is None:
         c = _CLOCK.match(value)
-        return [(None, int(c.group(1)), int(c.group(2)))] if c and int(c.group(1)) < 24 else []
+        return [(None, int(c.group(1)), int(c.group(2)), None)] if c and int(c.group(1)) < 24 else []
     if m.group(4) is None:
-        return [(f"{m.group(1)}-{m.group(2)}-{m.group(3)}", -1, -1)]
+        return [(f"{m.group(1)}-{m.group(2)}-{m.group(3)}", -1, -1, None)]
     y, mo, d, h, mi = (int(m.group(i)) for i in range(1, 6))
     if h > 23:
         return []
     off = m.group(7)
-    if off and not zone:
-        return []  # an instant, and nobody said which zone the user reads it in
-    clocks = [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi)]
-    if off and zone:
+    if not off:
+        return [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi, None)]
+    if off.upper() == "Z":
+        tz = timezone.utc
+    else:
+        sign = 1 if off[0] == "+" else -1
+        digits = off[1:].replace(":", "")
+        tz = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+    clocks = [] if (tz is timezone.utc and not zone) else [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi, tz)]
+    if zone:
         try:
-            if off.upper() == "Z":
-                tz = timezone.utc
-            else:
-                sign = 1 if off[0] == "+" else -1
-                digits = off[1:].replace(":", "")
-                from datetime import timedelta
-                tz = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
             local = datetime(y, mo, d, h, mi, tzinfo=tz).astimezone(ZoneInfo(zone))
-            clocks.append((local.strftime("%Y-%m-%d"), local.hour, local.minute))
+            clocks.append((local.strftime("%Y-%m-%d"), local.hour, local.minute, ZoneInfo(zone)))
         except (ValueError, KeyError, OSError):
             pass
     return clocks

@@ -15,6 +15,7 @@ carry them.
 from __future__ import annotations
 
 import json
+import re
 
 import duckdb
 import pyarrow as pa
@@ -26,7 +27,7 @@ from .tools import ToolTyper, words
 READING_COLUMNS = [("reply_text", "VARCHAR"), ("is_claim", "BOOLEAN"), ("admits_failure", "BOOLEAN"),
                    ("verdict", "VARCHAR"), ("clauses", "VARCHAR")]
 CLAIM_COLUMNS = [("reply_text", "VARCHAR"), ("clause_no", "INTEGER"), ("action", "VARCHAR"), ("object", "VARCHAR"),
-                 ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR")]
+                 ("object_re", "VARCHAR"), ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR")]
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
                 ("objects", "VARCHAR")]
 
@@ -71,6 +72,8 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
     backs = {cls: "," + ",".join(spec.get("backed_by", [cls])) + ","
              for cls, spec in plan.lexicon.data["actions"].items()}  # ",*," backs with any write
     follows = set(plan.lexicon.data.get("object_consequences", {}).get("groups", []))
+    objs = plan.lexicon.data["objects"]
+    containers = re.compile(r"\b(?:" + "|".join(objs["containers_en"]) + r")\b|" + "|".join(objs["containers_zh"]), re.I)
     texts = [r[0] for r in con.execute(_TEXTS).fetchall()]
     claims, admits, verdicts, clauses = [], [], [], []
     items: dict[str, list] = {name: [] for name, _ in CLAIM_COLUMNS}
@@ -81,7 +84,6 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
         verdicts.append(r.verdict)
         clauses.append(json.dumps([c.as_dict() for c in r.clauses if c.kind != "other"], ensure_ascii=False))
         for i in r.standing:
-            c = r.clauses[i]
             found = []
             # the claim's values: its own clause's and those of the plain clauses that continue its
             # sentence ("…has been updated, with an upgrade to business class")
@@ -90,12 +92,19 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
                     break
                 found += values.extract(r.clauses[j].text)
                 found += [{"type": "quote", "text": q, "value": q} for q in r.segments[j].quotes if len(q.strip()) > 1]
-            for name, value in (("reply_text", t), ("clause_no", i), ("action", c.action),
-                                ("object", groups.of_word(c.object)),
-                                ("backs", ",*," if groups.of_word(c.object) in follows else backs.get(c.action)),
-                                ("clause", c.text),
-                                ("vals", json.dumps(found, ensure_ascii=False) if found else None)):
-                items[name].append(value)
+            parts = reader.claimed_parts(r.segments[i])
+            for k, c in enumerate(parts):
+                box = containers.search(c.text)  # "it's on your calendar": made, and where
+                action = c.action or (box and "create") or None
+                group = groups.of_word(c.object) or (groups.of_word(box.group(0)) if box else None)
+                mine = values.extract(c.text) if len(parts) > 1 else []
+                vals = (mine + ([] if k else [v for v in found if v not in mine])) if len(parts) > 1 else found
+                for name, value in (("reply_text", t), ("clause_no", i * 100 + k), ("action", action),
+                                    ("object", group), ("object_re", groups.pattern(group)),
+                                    ("backs", ",*," if group in follows else backs.get(action)),
+                                    ("clause", c.text),
+                                    ("vals", json.dumps(vals, ensure_ascii=False) if vals else None)):
+                    items[name].append(value)
     readings = pa.table({"reply_text": pa.array(texts, pa.string()), "is_claim": pa.array(claims, pa.bool_()),
                          "admits_failure": pa.array(admits, pa.bool_()),
                          "verdict": pa.array(verdicts, pa.string()), "clauses": pa.array(clauses, pa.string())})

@@ -168,25 +168,24 @@ def _norm(text) -> str:
 
 
 def _time_agrees(told: dict, clocks: list, at: datetime | None) -> bool | None:
-    if not clocks:
-        return None
+    """Whether a told time agrees with any reading of a stored one; None when they cannot be
+    compared (a date-only field for a clock time, nothing to resolve a day against)."""
     hour, minute = told.get("hour"), told.get("minute") or 0
-    day = _told_date(told, at)
-    if hour is None and day is None:
-        return None
-    agree_any = False
-    for date, h, m in clocks:
+    judged, agree = False, False
+    for date, h, m, tz in clocks:
+        # a relative day ("tomorrow") is resolved in the zone the stored value is read in
+        day = _told_date(told, at.astimezone(tz) if (at is not None and tz is not None) else at)
+        if hour is None and day is None:
+            continue
         if hour is not None and h < 0:
             continue  # a date-only field says nothing of a clock time
         ok = True
         if hour is not None:
-            ok = (h, m) == (hour, minute) or (told.get("ambiguous_12h") and (h % 12, m) == (hour % 12, minute))
+            ok = (h, m) == (hour, minute) or bool(told.get("ambiguous_12h") and (h % 12, m) == (hour % 12, minute))
         if ok and day is not None and date is not None:
             ok = date == day if len(day) == 10 else date[5:] == day
-        agree_any = agree_any or ok
-    if hour is not None and all(h < 0 for _, h, _ in clocks):
-        return None
-    return agree_any
+        judged, agree = True, agree or ok
+    return agree if judged else None
 
 
 def _told_date(told: dict, at: datetime | None) -> str | None:

@@ -11,8 +11,12 @@
 -- A write fits a claim when:
 -- - the claim names an object some write tool of the warehouse names too
 --   (bags: update_reservation_baggages): only writes of tools naming it fit;
--- - otherwise, by action class: the write's class is one that can back the
---   claim's (backs, from [actions.*] backed_by); a clause with no action class
+-- - a tool that names other things (hotelOrderModify) fits a claim about an
+--   object (breakfast) only when its arguments mention it (a returned record
+--   describes everything the thing has, not what this call changed);
+-- - and by action class: the write's class is one that can back the
+--   claim's (backs, from [actions.*] backed_by; a write tool whose name has no
+--   verb, typed a write by annotation or config, fits any); a clause with no action class
 --   ("All set!") or about a consequence ([object_consequences]: "the payment
 --   has been processed" after a booking) is fitted by any write.
 -- "Some write tool names it" is asked within the claim's source file: one
@@ -28,7 +32,7 @@
 -- """
 WITH items AS (
     SELECT r.reply_id, r.task_id, r.reply_index, r.prev_reply_index, r.reply_time, k.source_file,
-           c.clause_no, c.action, c.object, c.backs, c.clause, c.vals
+           c.clause_no, c.action, c.object, c.object_re, c.backs, c.clause, c.vals
     FROM reply_claims r
     JOIN claim_items c ON c.reply_text = r.reply_text
     LEFT JOIN tasks k ON k.task_id = r.task_id
@@ -56,15 +60,20 @@ fits AS (
     FROM items i
     JOIN write_steps w ON w.task_id = i.task_id
     JOIN tool_classes t ON t.tool = w.tool
+    JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
     LEFT JOIN recent rc ON rc.reply_id = i.reply_id
     LEFT JOIN named n ON n.object = i.object AND n.source_file = i.source_file
     WHERE (coalesce(rc.has_recent, 0) = 0
            OR (w.msg_index IS NOT NULL AND w.msg_index < i.reply_index
                AND (i.prev_reply_index IS NULL OR w.msg_index >= i.prev_reply_index)))
       AND CASE
-              WHEN coalesce(n.is_named, 0) = 1 THEN t.objects LIKE '%,' || i.object || ',%'
-              WHEN i.action IS NULL OR i.backs = ',*,' THEN TRUE
-              ELSE coalesce(i.backs, '') LIKE '%,' || coalesce(t.action, '?') || ',%'
+              WHEN coalesce(n.is_named, 0) = 1 AND NOT (t.objects LIKE '%,' || i.object || ',%') THEN FALSE
+              -- a tool about other things, whose call does not mention the claim's object either
+              WHEN i.object IS NOT NULL AND i.backs <> ',*,' AND t.objects <> ',,'
+                   AND NOT (t.objects LIKE '%,' || i.object || ',%')
+                   AND NOT regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re) THEN FALSE
+              WHEN i.action IS NULL OR i.backs = ',*,' OR t.action IS NULL THEN TRUE
+              ELSE coalesce(i.backs, '') LIKE '%,' || t.action || ',%'
           END
 ),
 per_item AS (
