@@ -84,14 +84,7 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
         verdicts.append(r.verdict)
         clauses.append(json.dumps([c.as_dict() for c in r.clauses if c.kind != "other"], ensure_ascii=False))
         for i in r.standing:
-            found = []
-            # the claim's values: its own clause's and those of the plain clauses that continue its
-            # sentence ("…has been updated, with an upgrade to business class")
-            for j in range(i, len(r.clauses)):
-                if j > i and (r.clauses[j].kind != "other" or r.segments[j].sentence != r.segments[i].sentence):
-                    break
-                found += values.extract(r.clauses[j].text)
-                found += [{"type": "quote", "text": q, "value": q} for q in r.segments[j].quotes if len(q.strip()) > 1]
+            found = _claim_values(r, i, values)
             parts = reader.claimed_parts(r.segments[i])
             for k, c in enumerate(parts):
                 box = containers.search(c.text)  # "it's on your calendar": made, and where
@@ -111,6 +104,32 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
     types = {"VARCHAR": pa.string(), "INTEGER": pa.int32()}
     claimed = pa.table({name: pa.array(items[name], types[kind]) for name, kind in CLAIM_COLUMNS})
     return {"reply_readings": readings, "claim_items": claimed}
+
+
+def _claim_values(r, i: int, values) -> list[dict]:
+    """The values claim i states: its own clause's and those of the plain clauses that continue its
+    sentence ("…has been updated, with an upgrade to business class"); after a bare headline
+    ("Booked! Nopa for 4 at 7:30"), the next sentence's. Amounts told later in the reply about
+    the money this claim moved ("A refund of $54.85 will be credited") belong to the last claim."""
+    found: list[dict] = []
+    head = r.segments[i]
+    bare = len(r.clauses[i].text.split()) <= 2 and len(r.clauses[i].text) <= 12
+    sentence = head.sentence
+    for j in range(i, len(r.clauses)):
+        seg, c = r.segments[j], r.clauses[j]
+        if j > i and c.kind != "other" and not (c.kind == "future" and not found):
+            break
+        if j > i and seg.sentence != sentence:
+            if not (bare and not found and seg.sentence == sentence + 1):
+                break
+            sentence = seg.sentence
+        found += values.extract(c.text)
+        found += [{"type": "quote", "text": q, "value": q} for q in seg.quotes if len(q.strip()) > 1]
+    if i == r.standing[-1]:
+        for c in r.clauses[j + 1:] if len(r.clauses) > i + 1 else []:
+            if c.kind in ("other", "future"):
+                found += [v for v in values.extract(c.text) if v.get("type") == "amount" and v not in found]
+    return found
 
 
 def reading_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:

@@ -29,14 +29,17 @@ from .objects import ObjectGroups
 from .stored_values import Stored, as_wall_clocks, stored_values
 from .tools import words
 
-DEPENDS = ("claimed_actions", "write_steps")  # the turn-model tables it reads
-CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("seq", "INTEGER"), ("tool", "VARCHAR"),
+DEPENDS = ("claimed_actions", "claim_fits", "write_steps")  # the turn-model tables it reads
+CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", "INTEGER"), ("seq", "INTEGER"),
+                 ("tool", "VARCHAR"),
                  ("check_kind", "VARCHAR"), ("field", "VARCHAR"), ("value_type", "VARCHAR"), ("told", "VARCHAR"),
                  ("written", "VARCHAR"), ("stored", "VARCHAR"), ("stored_from", "VARCHAR"), ("verdict", "VARCHAR")]
 # A field is of a kind by the last word of its key: `total_price` is an amount, `total_baggages` is not.
 _AMOUNT_WORDS = {"amount", "price", "total", "cost", "paid", "fee", "charge", "refund", "balance", "sum"}
 _TEXT_WORDS = {"content", "title", "name", "text", "note", "summary", "subject", "message", "description", "body",
                "label", "memo"}
+_COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size"}
+_ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
 # when the record was written, not a value of it
 _RECORD_TIMES = {"created_at", "updated_at", "modified_at", "inserted_at", "deleted_at", "create_time", "update_time",
                  "modify_time", "timestamp", "created", "updated", "modified", "last_modified", "ts"}
@@ -46,16 +49,50 @@ _RECORD_TIMES = {"created_at", "updated_at", "modified_at", "inserted_at", "dele
 _TOLD = """
 CREATE OR REPLACE TEMP TABLE _ta_told AS
 SELECT dense_rank() OVER (ORDER BY ca.vals, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
-                                   strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz) AS k,
-       ca.reply_id, ca.task_id, s.seq, s.tool, ca.vals, strftime(ca.reply_time, '%Y-%m-%dT%H:%M:%S+00:00') AS said_at,
+                                   strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k,
+       ca.reply_id, ca.task_id, ca.clause_no, s.seq, s.tool,
+       CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.vals,
+       strftime(ca.reply_time, '%Y-%m-%dT%H:%M:%S+00:00') AS said_at,
        CAST(s.args AS VARCHAR) AS args, CAST(s.result AS VARCHAR) AS result, s.error, s.detail, f.tz, f.tz_source
 FROM claimed_actions ca
-JOIN steps s ON s.task_id = ca.task_id AND s.seq = ca.backing_seq
+JOIN claim_fits w ON w.reply_id = ca.reply_id AND w.clause_no = ca.clause_no AND w.outcome <> 'not_started'
+JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
 LEFT JOIN tasks t ON t.task_id = ca.task_id
 LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_files GROUP BY path) f
        ON f.path = t.source_file
-WHERE ca.vals IS NOT NULL
+WHERE ca.vals IS NOT NULL AND ca.own_window = 1
 """
+
+# A told value agrees when ANY write fitting its claim stored it (one reply, several writes); it is
+# shown against the backing write. Where one told value of a type matched a field, another of the
+# same type in the same clause is about something else ("saved for 4 PM instead of 8 AM").
+_TOLD_VERDICTS = """
+WITH r AS (
+    SELECT o.reply_id, o.task_id, o.clause_no, o.seq, o.tool, o.is_backing, x.*
+    FROM _ta_results x JOIN _ta_told o ON o.k = x.k WHERE x.check_kind = 'told'
+),
+per_value AS (
+    SELECT reply_id, clause_no, vi, max(CASE WHEN verdict = 'match' THEN 1 ELSE 0 END) AS any_match
+    FROM r GROUP BY reply_id, clause_no, vi
+),
+matched_fields AS (
+    SELECT DISTINCT reply_id, clause_no, field, value_type FROM r WHERE verdict = 'match'
+),
+ranked AS (
+    SELECT r.*, p.any_match,
+           row_number() OVER (PARTITION BY r.reply_id, r.clause_no, r.vi
+                              ORDER BY CASE WHEN r.verdict = 'match' THEN 0 ELSE 1 END, r.is_backing DESC, r.seq DESC,
+                                       r.field) AS rn
+    FROM r JOIN per_value p ON p.reply_id = r.reply_id AND p.clause_no = r.clause_no AND p.vi = r.vi
+)
+SELECT k.reply_id, k.task_id, k.clause_no, k.seq, k.tool, k.check_kind, k.field, k.value_type, k.told, k.written,
+       k.stored, k.stored_from, k.verdict
+FROM ranked k
+LEFT JOIN matched_fields m ON m.reply_id = k.reply_id AND m.clause_no = k.clause_no AND m.field = k.field
+     AND m.value_type = k.value_type AND k.verdict = 'mismatch'
+WHERE k.rn = 1 AND m.reply_id IS NULL
+"""
+
 
 # the user's request for each write: the last user message before it (by position where the
 # source records one), else the task's goal; only requests that state a value (_ta_asks_with)
@@ -131,13 +168,14 @@ class Comparer:
     def _fits(self, kind, told, s: Stored, at, zone) -> bool | None:
         """None: the stored field is not of the told value's kind; else whether they agree."""
         v = s.value
-        if "." in s.field:
-            return None  # a nested field describes another thing (a list's items, a flight), not the write's own
-        last = (words(s.field) or [""])[-1]
+        if "." in s.field and s.source == "result":
+            return None  # a returned record's nested fields describe everything it holds (its items, flights)
+        key = words(s.field.replace("#len", ""))
+        last = (key or [""])[-1]
         if kind == "time":
             if s.field.lower() in _RECORD_TIMES:
                 return None
-            return _time_agrees(told, as_wall_clocks(v, zone), at)
+            return _time_agrees(told, as_wall_clocks(v, zone), at, loose_day=zone is None)
         if kind == "choice":
             if _norm(told.get("text") or "") in self.ambiguous.get(told.get("enum"), ()):
                 return None
@@ -146,15 +184,21 @@ class Comparer:
         if kind == "amount":
             if isinstance(v, bool) or not isinstance(v, (int, float)) or last not in _AMOUNT_WORDS:
                 return None
-            return abs(float(v) - float(told.get("value") or 0)) < 0.01
+            want = float(told.get("value") or 0)
+            # an integer of minor units (Stripe's 1500 for $15.00) states the same amount
+            return abs(float(v) - want) < 0.01 or (isinstance(v, int) and abs(v - want * 100) < 0.5)
         if kind == "count":
-            obj = told.get("object")
-            key_groups = self.groups.of_tool_words(words(s.field.replace("#len", "")))
-            if obj is None or self.groups.of_word(obj) not in key_groups:
-                return None
             if isinstance(v, bool) or not isinstance(v, int):
                 return None
-            return v == told.get("value")
+            if not (last in _COUNT_WORDS or "_".join(key) in _COUNT_WORDS or _names(told.get("object"), key, self.groups)):
+                return None
+            # "added one bag" against total_baggages 2: a total may hold more than this call added
+            return v == told.get("value") or (key[:1] == ["total"] and v >= (told.get("value") or 0))
+        if kind == "id":
+            kind_word = told.get("kind")
+            if not isinstance(v, str) or not kind_word or last not in _ID_WORDS or kind_word not in key:
+                return None
+            return _plain_id(v) == _plain_id(told.get("value") or "")
         if kind == "quote":
             if not isinstance(v, str) or last not in _TEXT_WORDS:
                 return None
@@ -163,13 +207,31 @@ class Comparer:
         return None
 
 
+def _names(obj: str | None, key: list[str], groups: ObjectGroups) -> bool:
+    """Whether a field's key names the counted thing: its group (bags: total_baggages) or its
+    stem (children: child)."""
+    if not obj:
+        return False
+    g = groups.of_word(obj)
+    if g and g in groups.of_tool_words(key):
+        return True
+    stem = obj.lower().rstrip("s")[:5]
+    return len(stem) >= 3 and any(w.startswith(stem) for w in key)
+
+
+def _plain_id(text: str) -> str:
+    return re.sub(r"[\s#-]", "", text).upper()
+
+
 def _norm(text) -> str:
     return re.sub(r"[\s_\-]+", " ", str(text)).strip().lower()
 
 
-def _time_agrees(told: dict, clocks: list, at: datetime | None) -> bool | None:
+def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool = False) -> bool | None:
     """Whether a told time agrees with any reading of a stored one; None when they cannot be
-    compared (a date-only field for a clock time, nothing to resolve a day against)."""
+    compared (a date-only field for a clock time, nothing to resolve a day against). With
+    loose_day (nobody named the user's zone), a day resolved from the reply's UTC time may be
+    one off, so a naive stored date within a day of it agrees."""
     hour, minute = told.get("hour"), told.get("minute") or 0
     judged, agree = False, False
     for date, h, m, tz in clocks:
@@ -183,9 +245,22 @@ def _time_agrees(told: dict, clocks: list, at: datetime | None) -> bool | None:
         if hour is not None:
             ok = (h, m) == (hour, minute) or bool(told.get("ambiguous_12h") and (h % 12, m) == (hour % 12, minute))
         if ok and day is not None and date is not None:
-            ok = date == day if len(day) == 10 else date[5:] == day
+            ok = _same_day(date, day, loose_day and tz is None and not told.get("date"))
         judged, agree = True, agree or ok
     return agree if judged else None
+
+
+def _same_day(date: str, day: str, loose: bool) -> bool:
+    if len(day) != 10:
+        return date[5:] == day
+    if date == day:
+        return True
+    if not loose:
+        return False
+    try:
+        return abs((datetime.fromisoformat(date) - datetime.fromisoformat(day)).days) <= 1
+    except ValueError:
+        return False
 
 
 def _told_date(told: dict, at: datetime | None) -> str | None:
@@ -210,22 +285,25 @@ def _text(v) -> str | None:
     return None if v is None else (v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))
 
 
-def _said(tz_source: str | None) -> bool:
-    """Whether somebody named the file's zone (else UTC was assumed and the user's zone is unknown)."""
-    return bool(tz_source) and not tz_source.startswith("default")
+def _said(tz: str | None, tz_source: str | None) -> bool:
+    """Whether somebody named the file's zone. UTC by default, or UTC handed down by a caller that
+    named none, says nothing of where the user is."""
+    if not tz_source or tz_source.startswith("default"):
+        return False
+    return not (tz_source == "given" and (tz or "UTC") == "UTC")
 
 
 def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zone_known: bool = True) -> list[tuple]:
     out = []
     when = _local(at, tz or "UTC")
-    for want in wants:
+    for vi, want in enumerate(wants):
         if want.get("role") == "from":
             continue
         # a stored time with an offset is read in the user's zone; with no zone named, it is not judged
         hit = cmp.compare(want, stored, when, (tz or "UTC") if zone_known else None)
         if hit:
             field, value, source, written, verdict = hit
-            out.append((field, want["type"], want.get("text"), _text(written), _text(value), source, verdict))
+            out.append((vi, field, want["type"], want.get("text"), _text(written), _text(value), source, verdict))
     return out
 
 
@@ -238,7 +316,7 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
             "SELECT k, any_value(vals), any_value(said_at), any_value(args), any_value(result), any_value(error), "
             "any_value(detail), any_value(tz), any_value(tz_source) FROM _ta_told GROUP BY k").fetchall():
         stored = stored_values(args, result, error, detail, cmp.patterns)
-        results += [("told", k, *r) for r in _compared(cmp, json.loads(vals), stored, at, tz, _said(tz_source))]
+        results += [("told", k, *r) for r in _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source))]
     asks = {}
     for (text,) in con.execute(_REQUESTS).fetchall():
         found = [v for v in reader.extract(text) if v.get("type") in ("time", "choice")]
@@ -254,21 +332,19 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
             "SELECT k, any_value(asked), any_value(said_at), any_value(args), any_value(tz), any_value(tz_source) "
             "FROM _ta_asked GROUP BY k").fetchall():
         results += [("asked", k, *r) for r in _compared(cmp, asks[asked], stored_values(args, None, None, None, []),
-                                                        at, tz, _said(tz_source))]
-    names = ["check_kind", "k", "field", "value_type", "told", "written", "stored", "stored_from", "verdict"]
+                                                        at, tz, _said(tz, tz_source))]
+    names = ["check_kind", "k", "vi", "field", "value_type", "told", "written", "stored", "stored_from", "verdict"]
+    types = {"k": pa.int64(), "vi": pa.int32()}
     cols = list(zip(*results)) if results else [[] for _ in names]
-    con.register("_ta_results", pa.table({n: pa.array(list(c), pa.int64() if n == "k" else pa.string())
-                                          for n, c in zip(names, cols)}))
+    con.register("_ta_results", pa.table({n: pa.array(list(c), types.get(n, pa.string())) for n, c in zip(names, cols)}))
     try:
-        return con.sql("""
-            SELECT o.reply_id, o.task_id, o.seq, o.tool, r.check_kind, r.field, r.value_type, r.told, r.written,
-                   r.stored, r.stored_from, r.verdict
-            FROM _ta_results r JOIN _ta_told o ON o.k = r.k WHERE r.check_kind = 'told'
+        return con.sql(f"""
+            {_TOLD_VERDICTS}
             UNION ALL
-            SELECT CAST(NULL AS VARCHAR), o.task_id, o.seq, o.tool, r.check_kind, r.field, r.value_type, r.told,
-                   r.written, r.stored, r.stored_from, r.verdict
+            SELECT CAST(NULL AS VARCHAR), o.task_id, CAST(NULL AS INTEGER), o.seq, o.tool, r.check_kind, r.field,
+                   r.value_type, r.told, r.written, r.stored, r.stored_from, r.verdict
             FROM _ta_results r JOIN _ta_asked o ON o.k = r.k WHERE r.check_kind = 'asked'
-            ORDER BY 2, 3, 1 NULLS LAST, 6""").to_arrow_table()
+            ORDER BY 2, 4, 1 NULLS LAST, 7""").to_arrow_table()
     finally:
         con.unregister("_ta_results")
 

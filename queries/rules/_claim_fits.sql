@@ -1,0 +1,52 @@
+-- id = "_claim_fits"
+-- title = "Turn model: which writes fit each claimed action"
+-- uses = ["_claimed_items", "_write_steps"]
+-- description = """
+-- One row per (claimed action, write step of its window that fits it). A write
+-- fits a claim when:
+-- - the claim names an object some write tool of the same source file names
+--   too (bags: update_reservation_baggages): only tools naming it fit. Asked
+--   within the claim's source file: one agent's tools (an airline agent's
+--   baggage tool says nothing of a shop's "Luggage Set"), and a file that
+--   never used the tool falls back to what follows;
+-- - a tool that names other things (hotelOrderModify) fits a claim about an
+--   object (breakfast) only when its arguments mention it (a returned record
+--   describes everything the thing has, not what this call changed);
+-- - and by action class: the write's class is one that can back the claim's
+--   (backs, from [actions.*] backed_by; a write tool whose name has no verb,
+--   typed a write by annotation or config, fits any); a clause with no action
+--   class ("All set!") or about a consequence ([object_consequences]: "the
+--   payment has been processed" after a booking) is fitted by any write.
+-- names_object: 1 when the tool's name names the claim's object.
+-- """
+WITH named AS (
+    -- objects some write tool of the same source names: a claim about one is fitted by those tools only
+    SELECT o.source_file, o.object, max(1) AS is_named
+    FROM (SELECT DISTINCT source_file, object FROM claimed_items WHERE object IS NOT NULL AND backs <> ',*,') o
+    JOIN (SELECT DISTINCT source_file, tool FROM steps) u ON u.source_file = o.source_file
+    JOIN tool_classes t ON t.tool = u.tool AND t.is_write = TRUE AND t.objects LIKE '%,' || o.object || ',%'
+    GROUP BY o.source_file, o.object
+),
+fits AS (
+
+    SELECT i.reply_id, i.clause_no, i.task_id, w.seq, w.tool, w.outcome,
+           CASE WHEN i.object IS NOT NULL AND t.objects LIKE '%,' || i.object || ',%' THEN 1 ELSE 0 END AS names_object
+    FROM claimed_items i
+    JOIN write_steps w ON w.task_id = i.task_id
+    JOIN tool_classes t ON t.tool = w.tool
+    JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
+    LEFT JOIN named n ON n.object = i.object AND n.source_file = i.source_file
+    WHERE (i.has_recent = 0
+           OR (w.msg_index IS NOT NULL AND w.msg_index < i.reply_index
+               AND (i.prev_reply_index IS NULL OR w.msg_index >= i.prev_reply_index)))
+      AND CASE
+              WHEN coalesce(n.is_named, 0) = 1 AND NOT (t.objects LIKE '%,' || i.object || ',%') THEN FALSE
+              -- a tool about other things, whose call does not mention the claim's object either
+              WHEN i.object IS NOT NULL AND i.backs <> ',*,' AND t.objects <> ',,'
+                   AND NOT (t.objects LIKE '%,' || i.object || ',%')
+                   AND NOT regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re) THEN FALSE
+              WHEN i.action IS NULL OR i.backs = ',*,' OR t.action IS NULL THEN TRUE
+              ELSE coalesce(i.backs, '') LIKE '%,' || t.action || ',%'
+          END
+)
+SELECT * FROM fits
