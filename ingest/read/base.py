@@ -41,6 +41,7 @@ class Decoded:
     tables: dict[str, pa.Table] = field(default_factory=dict)
     errors: list[tuple[int, str, str]] = field(default_factory=list)  # (line, raw, reason)
     readers: set[str] = field(default_factory=set)  # names of the readers that produced these rows
+    records: int = 0  # records the decoder was handed (set by the decoder; the loader's ledger adds them up)
 
     def add(self, table: str, rows: pa.Table) -> None:
         if rows.num_rows == 0:
@@ -55,6 +56,7 @@ class Decoded:
             self.add(t, rows)
         self.errors.extend(other.errors)
         self.readers |= other.readers
+        self.records += other.records
 
 
 class Reader:

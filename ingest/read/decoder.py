@@ -130,8 +130,12 @@ class Decoder:
     def decode(self, frame: Frame, source_file: str) -> Decoded:
         out = Decoded()
         out.errors.extend(frame.errors)
+        # Records handed over: what the framing quarantined, what a binary reader decoded, the
+        # non-blank texts below; each ends up as rows or quarantined (the loader's ledger checks).
+        out.records = len(frame.errors)
         for table, rows in frame.tables.items():  # decoded already by a binary reader
             out.add(table, rows)
+            out.records += rows.num_rows
         batch = frame.records()
         if batch is None or batch.num_rows == 0:
             return _stamped(out, source_file)
@@ -151,6 +155,8 @@ class Decoder:
             raise RuntimeError("decoder: record tags do not line up with the frame")
         kinds = tags.column("kind")
         present = pc.unique(kinds).to_pylist()
+        blank = (pc.sum(pc.equal(kinds, "")).as_py() or 0) if "" in present else 0
+        out.records += batch.num_rows - blank
         if None in present:
             out.errors.extend(self._rejected(frame, batch.filter(pc.is_null(kinds))))
         tagged_kinds = sorted(k for k in present if k)
