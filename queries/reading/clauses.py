@@ -138,10 +138,14 @@ class Reader:
     def _object(self, text: str) -> str | None:
         """The thing the clause is about. In an English compound the last noun is the head:
         "delivery address" is an address, "luggage set" (a product) is no bag at all."""
-        for m in self._obj_re.finditer(text):
+        found = list(self._obj_re.finditer(text))
+        for n, m in enumerate(found):
             word = m.group(0)
             if not word.isascii():
-                return word.lower()
+                # 订单 8JQ2LM 的乘客信息: what follows 的 is the head
+                later = next((x for x in found[n + 1:] if not x.group(0).isascii()
+                              and "的" in text[m.end():x.start()]), None)
+                return (later or m).group(0).lower()
             nxt = _NEXT_WORD.match(text, m.end())
             if nxt is None:
                 return word.lower()

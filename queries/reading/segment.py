@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 QUOTE_PLACEHOLDER = "Q"
+ASIDE = "\u2063"  # invisible separator: where an aside stood, counted per clause and then removed
 
 _FENCED = re.compile(r"```.*?(```|\Z)|~~~.*?(~~~|\Z)", re.S)
 _INLINE = re.compile(r"`[^`\n]*`")
@@ -41,17 +42,23 @@ class Clause:
     index: int
     closer: str  # the punctuation that ended it ('' at the end of the text)
     quotes: tuple[str, ...] = ()  # the quotations set aside in this clause, in order (their placeholders' words)
+    asides: tuple[str, ...] = ()  # the parenthesised asides set aside in this clause ("（12 月 3 日）")
 
 
-def set_aside(text: str, quotes: list[str] | None = None) -> str:
-    """The reply without code, quote lines and the words inside quotations (collected in `quotes`)."""
+def set_aside(text: str, quotes: list[str] | None = None, asides: list[str] | None = None) -> str:
+    """The reply without code, quote lines and the words inside quotations (collected in `quotes`)
+    and parentheses (collected in `asides`, each leaving an ASIDE mark where it stood)."""
     text = _FENCED.sub("\n", text)
     text = _INLINE.sub(" ", text)
     text = _QUOTE_LINE.sub("", text)
     if quotes is not None:
         quotes.extend(m.group(0)[1:-1] for m in _QUOTED.finditer(text))
     text = _QUOTED.sub(QUOTE_PLACEHOLDER, text)
-    text = _PAREN.sub(" ", text)
+    if asides is not None:
+        asides.extend(m.group(0)[1:-1] for m in _PAREN.finditer(text))
+        text = _PAREN.sub(" " + ASIDE + " ", text)
+    else:
+        text = _PAREN.sub(" ", text)
     text = _MARKDOWN.sub("", text)
     return _EMPHASIS.sub("", text)
 
@@ -91,8 +98,10 @@ class Segmenter:
 
     def clauses(self, reply: str) -> list[Clause]:
         quoted: list[str] = []
-        text = set_aside(reply, quoted)
+        aside: list[str] = []
+        text = set_aside(reply, quoted, aside)
         pending = iter(quoted)
+        pending_asides = iter(aside)
         result: list[Clause] = []
         for s_no, (sentence, closer) in enumerate(self._sentences(text)):
             pieces = []
@@ -103,15 +112,18 @@ class Segmenter:
             pieces.append((sentence[pos:], closer))
             for piece, end in pieces:
                 for sub in self._split_conjunctions(piece):
+                    asides_here = tuple(next(pending_asides, "") for _ in range(sub.count(ASIDE)))
+                    sub = sub.replace(ASIDE, " ")
                     if sub.strip(" \t\r\n.,，。"):
                         here = tuple(next(pending, "") for _ in _PLACEHOLDER.findall(sub))
-                        result.append(Clause(sub.strip(), s_no, len(result), "", here))
+                        result.append(Clause(re.sub(r"\s{2,}", " ", sub.strip()), s_no, len(result), "", here,
+                                             asides_here))
                     else:
                         for _ in _PLACEHOLDER.findall(sub):
                             next(pending, "")
                 if result:
                     last = result[-1]
-                    result[-1] = Clause(last.text, last.sentence, last.index, end, last.quotes)
+                    result[-1] = Clause(last.text, last.sentence, last.index, end, last.quotes, last.asides)
         return result
 
     def _split_conjunctions(self, piece: str) -> list[str]:

@@ -90,8 +90,11 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
                 box = containers.search(c.text)  # "it's on your calendar": made, and where
                 action = c.action or (box and "create") or None
                 group = groups.of_word(c.object) or (groups.of_word(box.group(0)) if box else None)
+                # a continuation's values ("…并为你重新下单，新订单号 #W2239115") follow the last part
                 mine = values.extract(c.text) if len(parts) > 1 else []
-                vals = (mine + ([] if k else [v for v in found if v not in mine])) if len(parts) > 1 else found
+                last = k == len(parts) - 1
+                vals = (mine + ([v for v in found if v not in mine] if last else [])) if len(parts) > 1 else found
+                vals = [{**v, "claim_action": action} for v in vals]  # "added 1 bag" is a delta, "now 2 bags" a total
                 for name, value in (("reply_text", t), ("clause_no", i * 100 + k), ("action", action),
                                     ("object", group), ("object_re", groups.pattern(group)),
                                     ("backs", ",*," if group in follows else backs.get(action)),
@@ -104,6 +107,10 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
     types = {"VARCHAR": pa.string(), "INTEGER": pa.int32()}
     claimed = pa.table({name: pa.array(items[name], types[kind]) for name, kind in CLAIM_COLUMNS})
     return {"reply_readings": readings, "claim_items": claimed}
+
+
+# a later clause that tells where money went ("A refund of $54.85 will be credited to your PayPal")
+_MONEY_MOVES = re.compile(r"\b(refund|credit|charge|paid|debit|reimburs)|退款|退回|退还|扣款|扣除|到账|返还|支付了", re.I)
 
 
 def _claim_values(r, i: int, values) -> list[dict]:
@@ -125,9 +132,11 @@ def _claim_values(r, i: int, values) -> list[dict]:
             sentence = seg.sentence
         found += values.extract(c.text)
         found += [{"type": "quote", "text": q, "value": q} for q in seg.quotes if len(q.strip()) > 1]
+        for aside in seg.asides:  # "后天（12 月 3 日）": the date in the aside is told too
+            found += values.extract(aside)
     if i == r.standing[-1]:
         for c in r.clauses[j + 1:] if len(r.clauses) > i + 1 else []:
-            if c.kind in ("other", "future"):
+            if c.kind in ("other", "future") and _MONEY_MOVES.search(c.text):
                 found += [v for v in values.extract(c.text) if v.get("type") == "amount" and v not in found]
     return found
 

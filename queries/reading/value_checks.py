@@ -38,6 +38,7 @@ CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", 
 _AMOUNT_WORDS = {"amount", "price", "total", "cost", "paid", "fee", "charge", "refund", "balance", "sum"}
 _TEXT_WORDS = {"content", "title", "name", "text", "note", "summary", "subject", "message", "description", "body",
                "label", "memo"}
+_TIERS = {"readback": 0, "result": 1, "args": 2}
 _COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size"}
 _ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
 # when the record was written, not a value of it
@@ -76,7 +77,7 @@ per_value AS (
     FROM r GROUP BY reply_id, clause_no, vi
 ),
 matched_fields AS (
-    SELECT DISTINCT reply_id, clause_no, field, value_type FROM r WHERE verdict = 'match'
+    SELECT DISTINCT reply_id, clause_no, seq, field, value_type FROM r WHERE verdict = 'match'
 ),
 ranked AS (
     SELECT r.*, p.any_match,
@@ -84,13 +85,22 @@ ranked AS (
                               ORDER BY CASE WHEN r.verdict = 'match' THEN 0 ELSE 1 END, r.is_backing DESC, r.seq DESC,
                                        r.field) AS rn
     FROM r JOIN per_value p ON p.reply_id = r.reply_id AND p.clause_no = r.clause_no AND p.vi = r.vi
+),
+kept AS (
+    SELECT k.* FROM ranked k
+    LEFT JOIN (SELECT DISTINCT reply_id, clause_no, field, value_type FROM matched_fields) m
+           ON m.reply_id = k.reply_id AND m.clause_no = k.clause_no AND m.field = k.field
+          AND m.value_type = k.value_type AND k.verdict = 'mismatch'
+    WHERE k.rn = 1 AND m.reply_id IS NULL
 )
+-- One write, two claims of it ("8 PM's reminder is set, and 7 AM's too", one createReminder): the
+-- write stored the first claim's value, so the second is an action never done, not a wrong value.
 SELECT k.reply_id, k.task_id, k.clause_no, k.seq, k.tool, k.check_kind, k.field, k.value_type, k.told, k.written,
-       k.stored, k.stored_from, k.verdict
-FROM ranked k
-LEFT JOIN matched_fields m ON m.reply_id = k.reply_id AND m.clause_no = k.clause_no AND m.field = k.field
-     AND m.value_type = k.value_type AND k.verdict = 'mismatch'
-WHERE k.rn = 1 AND m.reply_id IS NULL
+       k.stored, k.stored_from,
+       CASE WHEN k.verdict = 'mismatch' AND o.reply_id IS NOT NULL THEN 'unbacked' ELSE k.verdict END AS verdict
+FROM kept k
+LEFT JOIN (SELECT DISTINCT reply_id, clause_no, seq, field FROM matched_fields) o
+       ON o.reply_id = k.reply_id AND o.seq = k.seq AND o.field = k.field AND o.clause_no <> k.clause_no
 """
 
 
@@ -161,6 +171,9 @@ class Comparer:
                 fits.append((s, hit))
         if not fits:
             return None
+        # the best evidence that has a field of this kind: a read-back, else the returned record, else args
+        best = min(_TIERS[s.source] for s, _ in fits)
+        fits = [(s, ok) for s, ok in fits if _TIERS[s.source] == best]
         good = [s for s, ok in fits if ok]
         s = good[0] if good else next((s for s, _ in fits if s.source == "readback"), fits[0][0])
         return s.field, s.value, s.source, s.written, "match" if good else "mismatch"
@@ -193,7 +206,8 @@ class Comparer:
             if not (last in _COUNT_WORDS or "_".join(key) in _COUNT_WORDS or _names(told.get("object"), key, self.groups)):
                 return None
             # "added one bag" against total_baggages 2: a total may hold more than this call added
-            return v == told.get("value") or (key[:1] == ["total"] and v >= (told.get("value") or 0))
+            added = told.get("claim_action") == "create" and key[:1] == ["total"]
+            return v == told.get("value") or (added and v >= (told.get("value") or 0))
         if kind == "id":
             kind_word = told.get("kind")
             if not isinstance(v, str) or not kind_word or last not in _ID_WORDS or kind_word not in key:
@@ -229,22 +243,22 @@ def _norm(text) -> str:
 
 def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool = False) -> bool | None:
     """Whether a told time agrees with any reading of a stored one; None when they cannot be
-    compared (a date-only field for a clock time, nothing to resolve a day against). With
-    loose_day (nobody named the user's zone), a day resolved from the reply's UTC time may be
-    one off, so a naive stored date within a day of it agrees."""
+    compared. A date-only field is compared on the day, a clock-only field ("09:00") on the
+    clock. With loose_day (nobody named the user's zone), a day resolved from the reply's UTC
+    time may be one off, so a naive stored date within a day of it agrees."""
     hour, minute = told.get("hour"), told.get("minute") or 0
     judged, agree = False, False
     for date, h, m, tz in clocks:
         # a relative day ("tomorrow") is resolved in the zone the stored value is read in
         day = _told_date(told, at.astimezone(tz) if (at is not None and tz is not None) else at)
-        if hour is None and day is None:
+        use_clock = hour is not None and h >= 0
+        use_day = day is not None and date is not None
+        if not (use_clock or use_day):
             continue
-        if hour is not None and h < 0:
-            continue  # a date-only field says nothing of a clock time
         ok = True
-        if hour is not None:
+        if use_clock:
             ok = (h, m) == (hour, minute) or bool(told.get("ambiguous_12h") and (h % 12, m) == (hour % 12, minute))
-        if ok and day is not None and date is not None:
+        if ok and use_day:
             ok = _same_day(date, day, loose_day and tz is None and not told.get("date"))
         judged, agree = True, agree or ok
     return agree if judged else None
@@ -266,8 +280,21 @@ def _same_day(date: str, day: str, loose: bool) -> bool:
 def _told_date(told: dict, at: datetime | None) -> str | None:
     if told.get("date"):
         return told["date"]
-    if told.get("day_offset") is not None and at is not None:
+    if at is None:
+        return None
+    if told.get("day_offset") is not None:
         return (at + timedelta(days=told["day_offset"])).strftime("%Y-%m-%d")
+    if told.get("weekday") is not None:
+        # "Friday" / 周五: the next such day from the turn (today included); "next Monday" / 下周一: in next week
+        ahead = (told["weekday"] - at.weekday()) % 7
+        if told.get("week_offset"):
+            ahead = 7 * told["week_offset"] + told["weekday"] - at.weekday()
+        return (at + timedelta(days=ahead)).strftime("%Y-%m-%d")
+    if told.get("day_of_month"):
+        day = told["day_of_month"]
+        month = at.month + (1 if day < at.day else 0)
+        year = at.year + (1 if month > 12 else 0)
+        return f"{year:04d}-{(month - 1) % 12 + 1:02d}-{day:02d}"
     return None
 
 

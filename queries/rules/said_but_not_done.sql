@@ -16,7 +16,9 @@
 -- that claims an action no write of the turn even attempted ("three checked
 -- bags have been added" when only the flight was updated) is partial when
 -- another claimed action is backed by a good write, not_executed when none
--- is; the evidence names the first such claim (unbacked_claim).
+-- is; the evidence names the first such claim (unbacked_claim). So is a claim
+-- whose only write stored another claim's value (value_checks verdict
+-- unbacked: two reminders told, one written).
 -- Where the source records message positions (one task = a whole chat, as in
 -- tau-bench), a reply is judged by the write calls made since the task's
 -- previous reply and before it: an earlier failure was for an earlier reply
@@ -59,15 +61,20 @@ per_reply AS (
     LEFT JOIN recent_good g ON g.reply_id = b.reply_id AND g.tool = b.tool
     GROUP BY b.reply_id
 ),
+spent AS (
+    -- a claim whose write already stored another claim's value (value_checks: unbacked)
+    SELECT DISTINCT reply_id, clause_no, 1 AS spent FROM value_checks WHERE verdict = 'unbacked'
+),
 per_claim AS (
     -- claimed actions (clauses with an action class), backed or never attempted
-    SELECT reply_id,
-           sum(CASE WHEN status = 'backed' THEN 1 ELSE 0 END) AS backed_claims,
-           sum(CASE WHEN status = 'none' THEN 1 ELSE 0 END) AS unbacked_claims,
-           min(CASE WHEN status = 'none' THEN clause_no END) AS first_unbacked
-    FROM claimed_actions
-    WHERE action IS NOT NULL AND own_window = 1
-    GROUP BY reply_id
+    SELECT a.reply_id,
+           sum(CASE WHEN a.status = 'backed' AND coalesce(s.spent, 0) = 0 THEN 1 ELSE 0 END) AS backed_claims,
+           sum(CASE WHEN a.status = 'none' OR coalesce(s.spent, 0) = 1 THEN 1 ELSE 0 END) AS unbacked_claims,
+           min(CASE WHEN a.status = 'none' OR coalesce(s.spent, 0) = 1 THEN a.clause_no END) AS first_unbacked
+    FROM claimed_actions a
+    LEFT JOIN spent s ON s.reply_id = a.reply_id AND s.clause_no = a.clause_no
+    WHERE (a.action IS NOT NULL OR coalesce(s.spent, 0) = 1) AND a.own_window = 1
+    GROUP BY a.reply_id
 ),
 counted AS (
     SELECT c.task_id, c.conversation_id, c.user_id, c.reply_id, c.reply_text, c.reply_time, c.link,
