@@ -38,6 +38,7 @@ CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", 
 _AMOUNT_WORDS = {"amount", "price", "total", "cost", "paid", "fee", "charge", "refund", "balance", "sum"}
 _TEXT_WORDS = {"content", "title", "name", "text", "note", "summary", "subject", "message", "description", "body",
                "label", "memo"}
+_ASKABLE = ("time", "choice", "count", "amount", "id")  # what a request can ask a write to hold
 _TIERS = {"readback": 0, "result": 1, "args": 2}
 _COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size"}
 _ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
@@ -103,6 +104,19 @@ LEFT JOIN (SELECT DISTINCT reply_id, clause_no, seq, field FROM matched_fields) 
        ON o.reply_id = k.reply_id AND o.seq = k.seq AND o.field = k.field AND o.clause_no <> k.clause_no
 """
 
+
+# A request that names two values of a kind ("remind me at 9 tonight and at 10 tomorrow") asks for
+# two things: where the write holds one of them, the other is not a wrong value of this write.
+_ASKED_VERDICTS = """
+WITH a AS (
+    SELECT o.task_id, o.seq, o.tool, x.* FROM _ta_results x JOIN _ta_asked o ON o.k = x.k
+    WHERE x.check_kind = 'asked'
+),
+matched AS (SELECT DISTINCT task_id, seq, field, value_type FROM a WHERE verdict = 'match')
+SELECT a.* FROM a
+LEFT JOIN matched m ON m.task_id = a.task_id AND m.seq = a.seq AND m.field = a.field AND m.value_type = a.value_type
+WHERE a.verdict = 'match' OR m.task_id IS NULL
+"""
 
 # the user's request for each write: the last user message before it (by position where the
 # source records one), else the task's goal; only requests that state a value (_ta_asks_with)
@@ -346,7 +360,7 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
         results += [("told", k, *r) for r in _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source))]
     asks = {}
     for (text,) in con.execute(_REQUESTS).fetchall():
-        found = [v for v in reader.extract(text) if v.get("type") in ("time", "choice")]
+        found = [v for v in reader.extract(text) if v.get("type") in _ASKABLE]
         if found:
             asks[text] = found
     con.register("_ta_asks_in", pa.table({"asked": pa.array(list(asks), pa.string())}))
@@ -358,8 +372,9 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     for k, asked, at, args, tz, tz_source in con.execute(
             "SELECT k, any_value(asked), any_value(said_at), any_value(args), any_value(tz), any_value(tz_source) "
             "FROM _ta_asked GROUP BY k").fetchall():
-        results += [("asked", k, *r) for r in _compared(cmp, asks[asked], stored_values(args, None, None, None, []),
-                                                        at, tz, _said(tz, tz_source))]
+        # a list's length is no answer to a request: the user may have asked for it across several calls
+        stored = [x for x in stored_values(args, None, None, None, []) if not x.field.endswith("#len")]
+        results += [("asked", k, *r) for r in _compared(cmp, asks[asked], stored, at, tz, _said(tz, tz_source))]
     names = ["check_kind", "k", "vi", "field", "value_type", "told", "written", "stored", "stored_from", "verdict"]
     types = {"k": pa.int64(), "vi": pa.int32()}
     cols = list(zip(*results)) if results else [[] for _ in names]
@@ -368,9 +383,9 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
         return con.sql(f"""
             {_TOLD_VERDICTS}
             UNION ALL
-            SELECT CAST(NULL AS VARCHAR), o.task_id, CAST(NULL AS INTEGER), o.seq, o.tool, r.check_kind, r.field,
-                   r.value_type, r.told, r.written, r.stored, r.stored_from, r.verdict
-            FROM _ta_results r JOIN _ta_asked o ON o.k = r.k WHERE r.check_kind = 'asked'
+            SELECT CAST(NULL AS VARCHAR), a.task_id, CAST(NULL AS INTEGER), a.seq, a.tool, a.check_kind, a.field,
+                   a.value_type, a.told, a.written, a.stored, a.stored_from, a.verdict
+            FROM ({_ASKED_VERDICTS}) a
             ORDER BY 2, 4, 1 NULLS LAST, 7""").to_arrow_table()
     finally:
         con.unregister("_ta_results")
