@@ -17,32 +17,35 @@ Builds synthetic agent turns (invoke_agent + chat + 3 execute_tool + chat =
                attributes parsed once, a row written per step, task and message, no
                rules), committed: a lower bound for file/pb on this machine
   reader/json, file/json, spans/json, floor/json   the same for the same spans as OTLP/JSON lines
-  receiver     POSTs of the pre-encoded requests from --clients threads to
-               `serve-otlp` (in-process), acknowledged = spooled + fsynced;
-               then loaded = until every span is in the warehouse
+  receiver     the pre-encoded requests sent by --clients threads to `serve-otlp`, started
+               as its own process on 127.0.0.1, once per protocol (--protocols: OTLP/HTTP
+               protobuf, OTLP/HTTP JSON, OTLP/gRPC); acknowledged = spooled + fsynced, then
+               loaded = until every span is in the warehouse; the receiver's own CPU time
+               beside (bench/otlp_receiver.py)
 
 Correctness with the real SDK exporter is covered by tests/test_otlp_receiver.py;
-here a raw HTTP client keeps the client's own cost out of the figure.
-Numbers on a shared machine are noisy; run on a quiet one for the README.
+here raw clients keep the client's own cost out of the figure.
+Numbers on a shared machine are noisy: spans per CPU-second is the steadier figure there.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
 import struct
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import KeyValue
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from otlp_receiver import PROTOCOLS, bench_serve_otlp, report  # noqa: E402 - serve-otlp in its own process
 
 SPANS_PER_TURN = 6
 T0 = 1_794_000_000_000_000_000
@@ -229,57 +232,19 @@ def bench_floor(db_path: Path) -> tuple[float, float]:
         con.close()
 
 
-def bench_receiver(requests, workdir: Path, clients: int) -> tuple[float, float, float, float, int]:
-    from trace_audit.ingest.receive.receiver import Receiver, ReceiverConfig
-    from trace_audit.queries.warehouse import db
-
-    db_path = workdir / "receiver.duckdb"
-    r = Receiver(ReceiverConfig(db_path=str(db_path), spool_dir=str(workdir / "spool"), port=0,
-                                drain_interval=0.5)).start()
-    host, port = r.httpd.server_address[:2]
-    bodies = [q.SerializeToString() for q in requests]
-    errors = []
-
-    def client(mine):
-        conn = http.client.HTTPConnection(host, port, timeout=60)
-        for body in mine:
-            conn.request("POST", "/v1/traces", body, {"Content-Type": "application/x-protobuf"})
-            resp = conn.getresponse()
-            resp.read()
-            if resp.status != 200:
-                errors.append(resp.status)
-        conn.close()
-
-    threads = [threading.Thread(target=client, args=(bodies[i::clients],)) for i in range(clients)]
-    started, cpu = time.perf_counter(), time.process_time()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    acked, acked_cpu = time.perf_counter() - started, time.process_time() - cpu
-    total = count_spans(requests)
-    while r.stats.spans_loaded < total:
-        time.sleep(0.05)
-        if time.perf_counter() - started > 600:
-            break
-    loaded, loaded_cpu = time.perf_counter() - started, time.process_time() - cpu
-    r.stop()
-    assert not errors, errors[:5]
-    con = db.connect(str(db_path), read_only=True)
-    n = con.execute("SELECT count(*) FROM otel_spans").fetchall()[0][0]
-    tasks = con.execute("SELECT count(*) FROM tasks").fetchall()[0][0]
-    con.close()
-    assert n == total and tasks == total // SPANS_PER_TURN, (n, tasks)
-    return acked, acked_cpu, loaded, loaded_cpu, total
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--spans", type=int, default=100_000)
     ap.add_argument("--batch", type=int, default=512, help="spans per request (the SDK's default batch is 512)")
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--only", choices=["file", "receiver"], default=None)
+    ap.add_argument("--protocols", default=",".join(PROTOCOLS),
+                    help=f"receiver: which of {', '.join(PROTOCOLS)} (default all, one serve-otlp each)")
     args = ap.parse_args()
+    protocols = [p.strip() for p in args.protocols.split(",") if p.strip()]
+    unknown = sorted(set(protocols) - set(PROTOCOLS))
+    if unknown:
+        ap.error(f"--protocols: unknown {', '.join(unknown)}; choose from {', '.join(PROTOCOLS)}")
     requests = build_requests(args.spans, args.batch)
     total = count_spans(requests)
     rows = []
@@ -296,10 +261,8 @@ def main() -> int:
                 rows.append((f"spans/{kind} (ingest, nothing derived)", n, secs, cpu))
                 floor_secs, floor_cpu = bench_floor(db_path)
                 rows.append((f"floor/{kind} (spans + minimal derivation)", n, secs + floor_secs, cpu + floor_cpu))
-        if args.only in (None, "receiver"):
-            acked, acked_cpu, loaded, loaded_cpu, n = bench_receiver(requests, workdir, args.clients)
-            rows.append((f"receiver acknowledged ({args.clients} clients)", n, acked, acked_cpu))
-            rows.append(("receiver loaded (end to end)", n, loaded, loaded_cpu))
+        served = [bench_serve_otlp(requests, workdir, args.clients, p, SPANS_PER_TURN)
+                  for p in (protocols if args.only in (None, "receiver") else [])]
     print(f"\nOTLP throughput, {total} spans in requests of {args.batch}, {os.cpu_count()} cores")
     print(f"{'path':<44} {'spans':>9} {'seconds':>9} {'spans/s':>10} {'cpu s':>8} {'spans/cpu-s':>12}")
     for name, n, secs, cpu in rows:
@@ -309,6 +272,8 @@ def main() -> int:
     print("spans/...: ingest with the derivation of tasks, steps and messages switched off.\n"
           "floor/...: that, plus DuckDB alone deriving rows the cheapest way: each span's attributes parsed\n"
           "once and one row written per step, task and message, with no rules (a lower bound of end to end).")
+    if served:
+        report(served, args.clients, args.batch)
     print("targets: receiver >= 20,000 spans/s; files >= 100,000 spans/s")
     return 0
 

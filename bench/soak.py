@@ -26,7 +26,6 @@ import argparse
 import http.client
 import os
 import signal
-import socket
 import struct
 import subprocess
 import sys
@@ -37,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from otlp import build_requests  # noqa: E402 - the same realistic agent turns as bench/otlp.py
+from otlp_receiver import start_serve_otlp  # noqa: E402 - serve-otlp started as bench/otlp.py starts it
 
 CLI = [sys.executable, "-m", "trace_audit.cli.main"]
 READER = r"""
@@ -62,12 +62,6 @@ while time.time() < stop_at:
     time.sleep(0.5)
 print(ok, busy)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def template(batch: int) -> tuple[bytes, bytes, int]:
@@ -113,21 +107,12 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     db_path = work / "soak.duckdb"
     spool = Path(str(db_path) + ".otlp-spool")
-    port, grpc_port = free_port(), free_port()
     body, marker, per_request = template(args.batch)
-    recv = subprocess.Popen([*CLI, "serve-otlp", "--db", str(db_path), "--host", "127.0.0.1", "--port", str(port),
-                             "--grpc-port", str(grpc_port), "--quiet"], stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            for p_ in (port, grpc_port):
-                socket.create_connection(("127.0.0.1", p_), timeout=1).close()
-            break
-        except OSError:
-            if recv.poll() is not None or time.monotonic() > deadline:
-                print("serve-otlp did not start:", recv.stderr.read() if recv.poll() is not None else "", file=sys.stderr)
-                return 2
-            time.sleep(0.1)
+    try:
+        recv, port, grpc_port = start_serve_otlp(db_path)
+    except RuntimeError as exc:
+        print(exc, file=sys.stderr)
+        return 2
 
     duration = args.minutes * 60
     start = time.monotonic()
