@@ -29,6 +29,8 @@ _FUNCTION_WORDS = frozenset("""is are was were be been being has have had 's 're
 might must do does did to for on in at of with and or but from by as into onto now also already just all both each
 that which who you your my our their his her its it they we i he she this these those then so not no under
 successfully""".split())
+# words that end a noun phrase (a determiner does not: "return the library books reminder")
+_PHRASE_BREAKS = _FUNCTION_WORDS - frozenset("the a an your my our their this these those his her its".split())
 _AUXILIARIES = frozenset("is are was were has have had 's 're".split())
 KINDS = ("completion", "negated", "question", "conditional", "offer", "future", "pre_existing", "failure", "other")
 
@@ -92,6 +94,7 @@ class Reader:
         self._verb_re = re.compile(r"(?<![a-z])(" + _alt([re.escape(v) for v in self.verb_class if v.isascii()])
                                    + r")(?![a-z])|(" + _alt([re.escape(v) for v in self.verb_class if not v.isascii()]) + ")",
                                    re.I)
+        self._container = re.compile(r"\b(?:" + macros["CONTAINER_EN"] + r")\b|" + macros["CONTAINER_ZH"], re.I)
         self._phrases = [(re.compile(p, re.I), cls) for cls, spec in lex["actions"].items()
                          for p in spec.get("phrases", [])]
         # where one clause claims two actions: "moved your flight and added two bags", "已取消并重新下单"
@@ -153,11 +156,16 @@ class Reader:
             after = _NEXT_WORD.match(text, nxt.end())
             # "luggage set has been…": a verb-looking word before an auxiliary is the head noun
             noun_verb = follower in self.verb_class and after is not None and after.group(1).lower() in _AUXILIARIES
-            if not noun_verb and (follower in _FUNCTION_WORDS or follower in self.verb_class
-                                  or any(ch.isdigit() for ch in follower) or follower.startswith(("#", "'"))):
-                return word.lower()
-            if self._obj_re.fullmatch(follower):
-                return follower
+            if noun_verb:
+                continue  # the product "Luggage Set": luggage names no bag here
+            # "your order printer ink reminder", "delivery address": the last noun of the phrase is its head
+            head = m
+            for later in found[n + 1:]:
+                between = re.findall(r"[\w'-]+", text[head.end():later.start()].lower())
+                if any(w in _PHRASE_BREAKS or w in self.verb_class for w in between):
+                    break
+                head = later
+            return head.group(0).lower()
         return None
 
     def read_clause(self, c: Clause) -> ClauseReading:
@@ -196,9 +204,15 @@ class Reader:
                 return ClauseReading(text, "negated", action, obj, retracts=True)
             kind = "question" if question else "other"
             return ClauseReading(text, kind, action, obj)
-        action = self._action(claim.group(0), last=True) or self._action(text)
         end = claim.end()
         promise = self._first("promise", claim.group(0)) is not None
+        # "明早八点提醒你回复王总": the promise is the reminder (created), not what it reminds of; "your
+        # list now includes send the invoice": a thing put in a container was created
+        if promise:
+            action, obj = "create", "reminder"
+        else:
+            action = self._action(claim.group(0), last=True) or (
+                "create" if self._container.search(text) else self._action(text))
         if failure is not None or (negated is not None and negated.start() < claim.end()):
             kind = "failure" if failure is not None else "negated"
             return ClauseReading(text, kind, action, obj, retracts=True)

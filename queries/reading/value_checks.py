@@ -264,16 +264,16 @@ def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool 
     judged, agree = False, False
     for date, h, m, tz in clocks:
         # a relative day ("tomorrow") is resolved in the zone the stored value is read in
-        day = _told_date(told, at.astimezone(tz) if (at is not None and tz is not None) else at)
+        days = _told_days(told, at.astimezone(tz) if (at is not None and tz is not None) else at)
         use_clock = hour is not None and h >= 0
-        use_day = day is not None and date is not None
+        use_day = bool(days) and date is not None
         if not (use_clock or use_day):
             continue
         ok = True
         if use_clock:
             ok = (h, m) == (hour, minute) or bool(told.get("ambiguous_12h") and (h % 12, m) == (hour % 12, minute))
         if ok and use_day:
-            ok = _same_day(date, day, loose_day and tz is None and not told.get("date"))
+            ok = any(_same_day(date, d, loose_day and tz is None and not told.get("date")) for d in days)
         judged, agree = True, agree or ok
     return agree if judged else None
 
@@ -291,25 +291,28 @@ def _same_day(date: str, day: str, loose: bool) -> bool:
         return False
 
 
-def _told_date(told: dict, at: datetime | None) -> str | None:
+def _told_days(told: dict, at: datetime | None) -> list[str]:
+    """The days a told time can mean, from the turn's time: one for a date or "tomorrow"; for a
+    weekday, the next one (a week later too when it is today's: 周一 said on a Monday, and "next
+    Friday", which people use for both)."""
     if told.get("date"):
-        return told["date"]
+        return [told["date"]]
     if at is None:
-        return None
+        return []
     if told.get("day_offset") is not None:
-        return (at + timedelta(days=told["day_offset"])).strftime("%Y-%m-%d")
+        return [(at + timedelta(days=told["day_offset"])).strftime("%Y-%m-%d")]
     if told.get("weekday") is not None:
-        # "Friday" / 周五: the next such day from the turn (today included); "next Monday" / 下周一: in next week
         ahead = (told["weekday"] - at.weekday()) % 7
         if told.get("week_offset"):
             ahead = 7 * told["week_offset"] + told["weekday"] - at.weekday()
-        return (at + timedelta(days=ahead)).strftime("%Y-%m-%d")
+        options = [ahead, ahead + 7] if ahead == 0 or (told.get("week_offset") and ahead < 7) else [ahead]
+        return [(at + timedelta(days=d)).strftime("%Y-%m-%d") for d in options]
     if told.get("day_of_month"):
         day = told["day_of_month"]
         month = at.month + (1 if day < at.day else 0)
         year = at.year + (1 if month > 12 else 0)
-        return f"{year:04d}-{(month - 1) % 12 + 1:02d}-{day:02d}"
-    return None
+        return [f"{year:04d}-{(month - 1) % 12 + 1:02d}-{day:02d}"]
+    return []
 
 
 def _local(at: str | None, zone: str | None) -> datetime | None:
