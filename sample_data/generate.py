@@ -16,8 +16,9 @@ Design: ``iter_turns`` decides every turn (plain dataclasses: steps, messages, a
 the expected labels) as a chronological stream; one writer class per output shape turns
 that stream into files. A new output shape (e.g. OTLP) is a new writer over the same turns.
 
-Deterministic: one ``random.Random(seed)``, no wall clock, no set/hash iteration order.
-Standard library only.
+Deterministic: one ``random.Random(seed)`` for the month, a second one (from the same seed) for
+the claimed-action and claimed-value turns of issue 15, no wall clock, no set/hash iteration
+order. Standard library only.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ from __future__ import annotations
 import argparse
 import bisect
 import calendar
+import contextlib
 import copy
 import csv
 import heapq
 import json
 import os
+import re
+import string
 import sys
 import time
 from collections import Counter
@@ -54,7 +58,12 @@ BASE_SEED001_TRACES = 500
 BASE_USERS = 150
 
 WRITE_TOOLS = ("create_reminder", "update_reminder", "delete_reminder", "create_todo", "add_countdown",
-               "send_message")
+               "send_message", "add_calendar_event")
+# a write tool's action class (the verb of its name) and the object it writes
+TOOL_ACTION = {"create_reminder": ("create", "reminder"), "update_reminder": ("update", "reminder"),
+               "delete_reminder": ("delete", "reminder"), "create_todo": ("create", "todo"),
+               "add_countdown": ("create", "countdown"), "send_message": ("send", "message"),
+               "add_calendar_event": ("create", "calendar")}
 READ_TOOLS = ("list_reminders", "search_notes", "get_weather")
 SENTINEL_TOOL = "verify_result"
 FORBIDDEN_TOOLS = ("delete_database", "drop_table", "send_mass_mail")
@@ -132,6 +141,15 @@ class Step:
 
 
 @dataclass
+class Said:
+    """One value a message states about the object a write holds: what the words mean."""
+    obj: str  # reminder | todo | countdown | message | calendar
+    facet: str  # time (HH:MM) | date (YYYY-MM-DD) | days | count | repeat | content
+    value: Any
+    alt: Any = None  # the other reading of a 12-hour clock time said without am/pm ("7:30")
+
+
+@dataclass
 class Message:
     role: str
     content: str
@@ -184,6 +202,12 @@ class Turn:
     msg_shift: int = 0
     audit_shift: int = 0
     expect_sbnd: Optional[str] = None  # what the scenario meant; checked against the derived label
+    said: list = field(default_factory=list)  # Said values the reply states
+    asked: list = field(default_factory=list)  # Said values the user's request states
+    claimed: list = field(default_factory=list)  # (action class, object) the reply claims done
+    sbnd_basis: str = ""  # writes | claimed_actions: which check gives the said_but_not_done label
+    claims_checked: list = field(default_factory=list)  # "create reminder=#1" / "create calendar=none"
+    mismatches: list = field(default_factory=list)  # the value contradictions, described
 
     @property
     def reply_message(self) -> Optional[Message]:
@@ -215,8 +239,9 @@ def _verify_clean(s: Step) -> bool:
     return a.get("is_ready") is True and not a.get("missing_items") and not a.get("errors_found")
 
 
-def said_but_not_done_kind(turn: Turn) -> str:
-    """none | not_executed | failed | unverified | not_created | partial."""
+def _writes_kind(turn: Turn) -> str:
+    """said_but_not_done from the turn's writes alone: none | not_executed | failed | unverified |
+    not_created | partial."""
     if not turn.reply_is_claim or turn.reply is None:
         return "none"
     steps = turn.steps
@@ -237,6 +262,98 @@ def said_but_not_done_kind(turn: Turn) -> str:
     if any(s.status == "success" and s.verified is False for s in executed):
         return "unverified"
     return "failed"
+
+
+def claimed_backing(turn: Turn) -> list:
+    """Each (action class, object) the reply claims, with the seq of the first good write of that
+    class on that object that backs it (None when no write does)."""
+    out = []
+    for cls, obj in dict.fromkeys(turn.claimed):
+        seq = next((s.seq for s in turn.steps
+                    if _good_write(s) and TOOL_ACTION.get(s.tool) == (cls, obj)), None)
+        out.append((cls, obj, seq))
+    return out
+
+
+def said_but_not_done_kind(turn: Turn) -> str:
+    """none | not_executed | failed | unverified | not_created | partial.
+
+    From the writes first; then, for a reply that claims two or more actions, each claimed
+    action needs a good write of its class on its object: partial when another claimed action
+    is backed, not_executed when none is. Sets turn.sbnd_basis and turn.claims_checked."""
+    kind = _writes_kind(turn)
+    backing = claimed_backing(turn) if turn.reply_is_claim and turn.reply is not None else []
+    turn.claims_checked = ["%s %s=%s" % (c, o, "none" if q is None else "#%d" % q) for c, o, q in backing]
+    turn.sbnd_basis = "writes" if kind != "none" else ""
+    if kind == "none" and len(backing) >= 2 and any(q is None for *_, q in backing):
+        kind = "partial" if any(q is not None for *_, q in backing) else "not_executed"
+        turn.sbnd_basis = "claimed_actions"
+    return kind
+
+
+READBACK_MISMATCH = re.compile(r"read-back mismatch: (\w+) differs \(expected (.*), got (.*)\)$")
+DATE_ARGS = ("task_date", "target_date")
+TIME_ARGS = ("remind_at", "start")
+CONTENT_ARGS = ("content", "title", "text")
+
+
+def _facets(turn: Turn, args: dict) -> dict:
+    """facet -> (arg name, value) for the values a write's args hold."""
+    out = {}
+    for k, v in args.items():
+        if not isinstance(v, str):
+            continue
+        if k in TIME_ARGS:
+            out["time"], out["date"] = (k, v[11:16]), (k, v[:10])
+        elif k in DATE_ARGS:
+            out["date"] = (k, v)
+            if k == "target_date":  # "N days to go", counted from the turn's local day
+                days = (calendar.timegm(time.strptime(v, "%Y-%m-%d")) - TZ_OFFSET - local_midnight(turn.start))
+                out["days"] = (k, days // 86400)
+        elif k in CONTENT_ARGS:
+            out["content"] = (k, v)
+        elif k == "repeat":
+            out["repeat"] = (k, v)
+    return out
+
+
+def stored_facets(turn: Turn, s: Step) -> tuple:
+    """(facets, source): the read-back value where the step records one, else the args."""
+    m = READBACK_MISMATCH.match(s.error or "")
+    if m and m.group(1) in s.args:
+        args = dict(s.args)
+        args[m.group(1)] = m.group(3).strip("'")
+        return _facets(turn, args), "read-back"
+    return _facets(turn, s.args), "args"
+
+
+def _value_check(turn: Turn, said: list, how: str) -> list:
+    """Descriptions of the stated values no write of the object holds ('claimed': the stored
+    value, good writes preferred; 'asked': the args)."""
+    out = []
+    for v in said:
+        writes = [s for s in turn.steps if TOOL_ACTION.get(s.tool, ("", ""))[1] == v.obj]
+        if v.facet == "count":
+            n = sum(1 for s in writes if s.status != "running" and TOOL_ACTION[s.tool][0] == "create")
+            if writes and v.value != n:
+                out.append(f"{how} {v.obj} count: said {v.value}, {n} written")
+            continue
+        cands = []
+        for s in writes:
+            if how == "claimed" and s.status == "running":
+                continue
+            fac, src = stored_facets(turn, s) if how == "claimed" else (_facets(turn, s.args), "args")
+            if v.facet in fac:
+                cands.append((_good_write(s), s, fac[v.facet], src))
+        if how == "claimed" and any(c[0] for c in cands):
+            cands = [c for c in cands if c[0]]
+        if not cands or any(val in (v.value, v.alt) for _, _, (_, val), _ in cands):
+            continue
+        _, s, (arg, val), src = cands[0]
+        word = "said" if how == "claimed" else "asked"
+        held = "stored" if how == "claimed" else "args"
+        out.append(f"{how} {s.tool}#{s.seq} {arg} {v.facet}: {word} {v.value}, {held} {val} ({src})")
+    return out
 
 
 def derive_rules(turn: Turn) -> list:
@@ -293,6 +410,13 @@ def derive_rules(turn: Turn) -> list:
             if not isinstance(k, int) or k < 1 or k > 20:
                 rules.append("argument_bounds")
                 break
+    claimed = _value_check(turn, turn.said, "claimed") if turn.reply_is_claim and turn.reply is not None else []
+    asked = _value_check(turn, turn.asked, "asked")
+    turn.mismatches = claimed + asked
+    if claimed:
+        rules.append("claimed_value_mismatch")
+    if asked:
+        rules.append("asked_value_mismatch")
     return rules
 
 
@@ -486,6 +610,7 @@ TOOL_DETAIL = {
     "create_todo": {"zh": "已加入清单 id={id}", "en": "todo added id={id}"},
     "add_countdown": {"zh": "已创建倒数日 id={id}", "en": "countdown created id={id}"},
     "send_message": {"zh": "消息已投递 id={id}", "en": "message delivered id={id}"},
+    "add_calendar_event": {"zh": "已加入日历 id={id}", "en": "calendar event added id={id}"},
 }
 DB_ERRORS = ["DB write timeout after 3000ms", "Deadlock found when trying to get lock; try restarting transaction",
              "Lock wait timeout exceeded; try restarting transaction",
@@ -506,7 +631,65 @@ REASONS = {
     "search_notes": {"zh": "检索相关笔记", "en": "search the user's notes"},
     "get_weather": {"zh": "查询天气", "en": "look up the weather"},
     "verify_result": {"zh": "交付前自检", "en": "self-check before answering"},
+    "add_calendar_event": {"zh": "加到日历:{when}", "en": "add to the calendar at {when}"},
 }
+
+# --- what a template states: the object each field speaks of, the actions a claim names ----
+QUOTES = (("'", "'"), ("「", "」"), ('"', '"'), ("“", "”"))
+AMBIGUOUS_TIMES = ("八点半", "7:30", "9:15")  # a 12-hour clock time with no am/pm: two readings
+_REMINDER_FIELDS = {"time": "reminder", "day": "reminder", "dayn": "reminder", "when": "reminder",
+                    "thing": "reminder", "rep": "reminder"}
+FIELD_OBJECTS = {
+    "create_reminder": _REMINDER_FIELDS, "update_reminder": _REMINDER_FIELDS, "embedded": _REMINDER_FIELDS,
+    "create_todo": {"day": "todo", "dayn": "todo", "thing": "todo"},
+    "add_countdown": {"event": "countdown", "date": "countdown", "n": "countdown"},
+    "send_message": {"msg": "message"},
+    "two": {"time": "reminder", "day": "reminder", "dayn": "reminder", "thing": "reminder", "thing2": "todo"},
+    "batch": {"time": "reminder", "day": "reminder", "dayn": "reminder", "n": "reminder"},
+}
+CLAIM_ACTIONS = {"create_reminder": [("create", "reminder")], "update_reminder": [("update", "reminder")],
+                 "delete_reminder": [("delete", "reminder")], "create_todo": [("create", "todo")],
+                 "add_countdown": [("create", "countdown")], "send_message": [("send", "message")],
+                 "two": [("create", "reminder"), ("create", "todo")], "batch": [("create", "reminder")],
+                 "embedded": [("create", "reminder")]}
+TWO_UNNAMED = ("两件事都办好了", "都搞定了~", "Done, both are set.")  # "both done" naming neither action
+
+
+def _other_half(hm: str) -> str:
+    return "%02d:%s" % ((int(hm[:2]) + 12) % 24, hm[3:])
+
+
+def stated(tmpl: str, f: dict, objects: dict, content: bool = True) -> list:
+    """The Said values a filled template states: times, dates, counts, repeat choices, and content
+    where the template quotes it. `f` holds the meaning of each field (_hm, _date, _rep)."""
+    out = []
+    for _, name, _, _ in string.Formatter().parse(tmpl):
+        obj = objects.get(name) if name else None
+        if obj is None:
+            continue
+        if name == "time":
+            alt = _other_half(f["_hm"]) if f["time"] in AMBIGUOUS_TIMES else None
+            out.append(Said(obj, "time", f["_hm"], alt))
+        elif name == "when":
+            out += [Said(obj, "time", f["_hm"]), Said(obj, "date", f["_date"])]
+        elif name in ("day", "dayn"):
+            out.append(Said(obj, "date", f["_date"], f.get("_date_alt")))
+        elif name == "date":
+            out.append(Said(obj, "date", f["date"]))
+        elif name == "n":
+            out.append(Said(obj, "days" if obj == "countdown" else "count", f["n"]))
+        elif name == "rep":
+            out.append(Said(obj, "repeat", f["_rep"]))
+        elif content and any(a + "{" + name + "}" + b in tmpl for a, b in QUOTES):
+            out.append(Said(obj, "content", f[name]))
+    uniq = {}
+    for v in out:
+        uniq.setdefault((v.obj, v.facet, v.value), v)
+    return list(uniq.values())
+
+
+def claim_actions(kind: str, tmpl: str) -> list:
+    return [] if tmpl in TWO_UNNAMED else list(CLAIM_ACTIONS.get(kind, ()))
 
 
 # --------------------------------------------------------------------------------------
@@ -530,6 +713,199 @@ SEED001_MIX = [
 SEED004_SCENARIOS = [s for s, _ in SEED004_MIX]
 SEED001_SCENARIOS = [s for s, _ in SEED001_MIX]
 SCENARIO_KINDS = sorted(set(SEED004_SCENARIOS) | set(SEED001_SCENARIOS) | {"ok", "sentinel_ok"})
+
+
+# --------------------------------------------------------------------------------------
+# Claimed actions and values (issue 15): a second stream of turns with their own templates
+# --------------------------------------------------------------------------------------
+
+BASE_VALUE_TURNS = 230  # per month, drawn from their own Random: the turns above stay as they were
+# turns per 100 of each kind, before / from the 2.4.0 incident (a reply that tells the user the time
+# was stored wrong is an incident-week turn); dealt from shuffled decks, so the counts hold exactly
+VALUE_MIX = {False: [("claimed_action_missing", 22), ("claimed_actions_done", 15), ("reply_value_wrong", 20),
+                     ("args_value_wrong", 14), ("value_stated_ok", 29)],
+             True: [("claimed_action_missing", 22), ("claimed_actions_done", 15), ("reply_value_wrong", 20),
+                    ("args_value_wrong", 14), ("value_stated_ok", 19), ("honest_wrong_stored", 10)]}
+VALUE_CONV_BASE = 40000  # conversation numbers of these turns (below CONV_SPAN)
+VALUE_HMS = ["07:00", "07:30", "08:00", "08:30", "09:00", "10:00", "12:00", "14:00", "15:30", "17:00",
+             "18:00", "19:00", "19:30", "20:00", "21:00", "22:00"]
+ZH_NUM = ["零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]
+REPEATS = ("daily", "weekdays", "weekly")
+REPEAT_TEXT = {"zh": {"daily": ["每天", "每日"], "weekdays": ["每个工作日", "工作日每天"],
+                      "weekly": ["每{wd}", "每个{wd}"]},
+               "en": {"daily": ["every day", "daily"], "weekdays": ["every weekday", "on weekdays"],
+                      "weekly": ["every {wd}", "each {wd}"]}}
+
+# two actions in one request: (tools, request templates, claim templates naming both actions)
+TWO_ACTIONS = {
+    "remind_calendar": (("create_reminder", "add_calendar_event"), {
+        "zh": ["{when}提醒我{thing},顺便加到日历里", "帮我设个{when}的提醒:{thing},再在日历上加一下",
+               "{thing}定在{when},提醒我并且记到日历"],
+        "en": ["Remind me to {thing} {when} and put it on my calendar",
+               "Set a reminder to {thing} {when}, and add it to my calendar too",
+               "Can you put '{thing}' on my calendar for {when} and remind me?"]}, {
+        "zh": ["已为您设置提醒并添加到日历:{when} {thing}", "好的,{when}的提醒设好了,日历里也加上了{thing}",
+               "搞定~ 提醒已创建,日历也同步加好了,{when}{thing}"],
+        "en": ["I've set the reminder and added it to your calendar: {thing}, {when}.",
+               "Done — reminder set for {when} and {thing} is on your calendar.",
+               "All set: you'll get a reminder {when}, and I've added it to your calendar as well."]}),
+    "replace": (("delete_reminder", "create_reminder"), {
+        "zh": ["把原来{thing}的提醒取消,重新建一个{when}的", "{thing}那条提醒删了吧,新建一条{when}的",
+               "取消旧的{thing}提醒,再帮我新建一个,{when}"],
+        "en": ["Cancel my old {thing} reminder and make a new one for {when}",
+               "Delete the {thing} reminder and set a fresh one {when}",
+               "Scrap the reminder to {thing}, create a new one for {when} instead"]}, {
+        "zh": ["已取消原来的提醒,并新建了{when}的提醒:{thing}", "旧的那条删掉了,新的提醒也建好了,{when}提醒你{thing}",
+               "好的,原提醒已删除,新提醒已设置为{when}"],
+        "en": ["I've cancelled the old one and created a new reminder for {when}.",
+               "Done — the old reminder is deleted and a new one is set for {when}.",
+               "Old reminder removed, new one created: {thing}, {when}."]}),
+    "update_notify": (("update_reminder", "send_message"), {
+        "zh": ["把{thing}的提醒改到{when},再跟{person}说一声", "{thing}推迟到{when},顺便通知{person}",
+               "提醒改成{when}({thing}),帮我发消息告诉{person}"],
+        "en": ["Move my {thing} reminder to {when} and let {person} know",
+               "Push the reminder to {thing} to {when} and text {person} about it",
+               "Reschedule the {thing} reminder for {when}, then message {person}"]}, {
+        "zh": ["改好了,提醒已改到{when},也已经通知{person}了", "已把{thing}的提醒改到{when},消息也发给{person}了",
+               "好的,时间已更新为{when},{person}那边我也告诉了"],
+        "en": ["Updated — the reminder is now {when}, and I've let {person} know.",
+               "I've moved it to {when} and sent {person} a message.",
+               "Done: rescheduled to {when} and {person} has been notified."]}),
+    "remind_send": (("create_reminder", "send_message"), {
+        "zh": ["{when}提醒我{thing},并发消息告诉{person}", "帮我建个{when}的提醒({thing}),再给{person}发个消息说一下"],
+        "en": ["Remind me {when} to {thing}, and text {person} about it",
+               "Set a reminder {when} to {thing} and message {person} so they know"]}, {
+        "zh": ["提醒设好了,消息也发给{person}了:{when}{thing}", "已为您设置{when}的提醒,并已通知{person}",
+               "两件事都办了:{when}提醒你{thing},{person}那边也发了消息"],
+        "en": ["Reminder set for {when}, and I've messaged {person}.",
+               "Done — I've set the reminder and sent {person} a text.",
+               "Both done: you'll be reminded {when}, and {person} got a message."]}),
+}
+NOTIFY_TEXT = {  # the message sent with the reminder: (after an update, after a new reminder)
+    "update_reminder": {"zh": ["{thing}改到{when}了", "跟你说一声,{thing}的时间换成{when}了"],
+                        "en": ["Heads up: {thing} moved to {when}", "FYI, {thing} is now {when}"]},
+    "create_reminder": {"zh": ["我{when}要{thing}", "{when}{thing},到时候一起"],
+                        "en": ["I'm going to {thing} {when}", "Planning to {thing} {when}"]}}
+
+VALUE_GOALS = {
+    ("reminder", "zh"): ["{when}提醒我{thing}", "提醒我{when}{thing}", "{when}叫我{thing}", "帮我设个提醒,{when}{thing}",
+                         "{thing},{when}提醒一下"],
+    ("reminder", "en"): ["Remind me to {thing} {when}", "Set a reminder {when} to {thing}", "Ping me {when} to {thing}",
+                         "I need a reminder to {thing}, {when}"],
+    ("update", "zh"): ["把{thing}的提醒改到{when}", "{thing}那个提醒换成{when}吧"],
+    ("update", "en"): ["Move the {thing} reminder to {when}", "Change my {thing} reminder to {when}"],
+    ("repeat", "zh"): ["{rep}{time}提醒我{thing}", "以后{rep}{time}都提醒我{thing}", "设个重复提醒:{rep}{time},{thing}"],
+    ("repeat", "en"): ["Remind me {rep} at {time} to {thing}", "Set a repeating reminder, {rep} at {time}: {thing}",
+                       "I want a reminder to {thing} {rep} at {time}"],
+    ("todo", "zh"): ["把「{thing}」加到{day}的清单", "{day}的待办加一条:{thing}"],
+    ("todo", "en"): ["Add '{thing}' to my list for {dayn}", "New to-do for {dayn}: {thing}"],
+    ("message", "zh"): ["给{person}发消息:{msg}", "帮我跟{person}说:{msg}"],
+    ("message", "en"): ["Text {person}: {msg}", "Send {person} this: {msg}"],
+}
+VALUE_CLAIMS = {
+    ("reminder", "zh"): ["好的,已设置{when}提醒你{thing}", "已为您设置{when}的提醒:{thing}", "搞定,{when}会提醒你{thing}",
+                         "提醒已创建:{when} {thing}", "已设置为{when},到时提醒你{thing}"],
+    ("reminder", "en"): ["Done — I've set a reminder to {thing} {when}.", "Your reminder is set: {thing}, {when}.",
+                         "Got it, I'll remind you {when} to {thing}.", "Reminder created for {when}: {thing}."],
+    ("update", "zh"): ["改好了,提醒已改到{when}", "已把{thing}的提醒改到{when}", "好的,时间已更新为{when}"],
+    ("update", "en"): ["Updated — the {thing} reminder now goes off {when}.", "I've moved it to {when}.",
+                       "Done, the reminder is changed to {when}."],
+    ("repeat", "zh"): ["好的,已设置{rep}{time}提醒你{thing}", "重复提醒已创建:{rep}{time} {thing}",
+                       "搞定,以后{rep}{time}都会提醒你{thing}"],
+    ("repeat", "en"): ["Done — you'll be reminded {rep} at {time} to {thing}.",
+                       "Repeating reminder set: {thing}, {rep} at {time}.", "All set, I'll remind you {rep} at {time}."],
+    ("quoted_reminder", "zh"): ["提醒已设置:「{thing}」,{when}", "已为您创建提醒“{thing}”,{when}响"],
+    ("quoted_reminder", "en"): ["Reminder set: \"{thing}\", {when}.", "I've created the reminder '{thing}' for {when}."],
+    ("todo", "zh"): ["已添加到{day}的清单:「{thing}」", "好的,“{thing}”已经加到{day}的待办里了"],
+    ("todo", "en"): ["Added '{thing}' to your list for {dayn}.", "Done — \"{thing}\" is on your to-do list for {dayn}."],
+    ("message", "zh"): ["发好了:「{msg}」", "已经发给{person}了,内容是“{msg}”"],
+    ("message", "en"): ["Sent! I told {person}: \"{msg}\".", "Message sent to {person}: '{msg}'"],
+}
+# the same claims without the value: the reply says nothing of the field the args got wrong
+VALUE_CLAIMS_BARE = {
+    ("reminder", "zh"): ["好的,{thing}的提醒设好了", "已为您设置好提醒:{thing}"],
+    ("reminder", "en"): ["Done — your reminder to {thing} is set.", "All set, reminder created."],
+    ("update", "zh"): ["好的,{thing}的提醒已经改好了"],
+    ("update", "en"): ["Done, the {thing} reminder is updated."],
+    ("repeat", "zh"): ["好的,重复提醒设好了:{thing}", "已设置,{time}提醒你{thing}"],
+    ("repeat", "en"): ["Done — the repeating reminder to {thing} is set.", "All set: {thing} at {time}."],
+}
+HONEST_STORED = {
+    "zh": ["提醒虽然写进去了,但读回来的时间是{stored},不是你要的{time},我先不算它设好了;要我改成{time}吗?",
+           "抱歉,保存后核对发现提醒存成了{stored},和你说的{time}对不上。我重新建一条{time}的好吗?",
+           "这条提醒的时间存错了:系统里是{stored},不是{time}。我没法确认它是对的,要我修正吗?"],
+    "en": ["The reminder was saved, but it reads back as {stored} rather than {time}, so I can't say it's set "
+           "correctly. Want me to fix it?",
+           "Heads up: the reminder came out as {stored}, not the {time} you asked for. Shall I correct it?",
+           "Something's off: the stored time is {stored}, not {time}. I haven't confirmed it; should I redo it?"],
+}
+VALUE_FIELDS = {"when": "reminder", "time": "reminder", "rep": "reminder", "thing": "reminder"}
+
+
+def zh_period(h: int) -> str:
+    return ("凌晨" if h < 6 else "早上" if h < 9 else "上午" if h < 12 else "中午" if h == 12 else "下午" if h < 18
+            else "傍晚" if h == 18 else "晚上")
+
+
+def hm_text(hm: str, lang: str, style: str) -> str:
+    """A clock time said without am/pm doubt, in one of several forms."""
+    h, m = int(hm[:2]), int(hm[3:])
+    h12 = h % 12 or 12
+    if style == "24h":
+        return hm  # only offered from 13:00 on (time_styles)
+    if lang == "zh":
+        tail = "" if m == 0 else "半" if m == 30 else "%d分" % m
+        if style == "cn":
+            return f"{zh_period(h)}{ZH_NUM[h12]}点{tail}"
+        if style == "clock":
+            return f"{zh_period(h)}{h12}:{m:02d}"
+        return f"{zh_period(h)}{h12}点{tail}"  # digit (and contract, after 明早/明晚/今晚)
+    ap = "AM" if h < 12 else "PM"
+    mins = "" if m == 0 else ":%02d" % m
+    if style == "ampm_lc":
+        return f"{h12}{mins}{ap.lower()}"
+    if style == "spaced":
+        return f"{h12}:{m:02d} {ap.lower()}"
+    if style == "phrase":
+        return f"{h12}{mins} in the {'morning' if h < 12 else 'afternoon' if h < 18 else 'evening'}"
+    return f"{h12}{mins} {ap}"
+
+
+def time_styles(lang: str, hm: str, off: int) -> list:
+    h = int(hm[:2])
+    styles = ["cn", "digit", "clock"] if lang == "zh" else ["ampm", "ampm_lc", "spaced"] + (["phrase"] if h != 12 else [])
+    if h >= 13:
+        styles.append("24h")
+    if lang == "zh" and ((off == 1 and zh_period(h) in ("早上", "晚上")) or (off == 0 and zh_period(h) == "晚上")):
+        styles.append("contract")
+    return styles
+
+
+def day_word(lang: str, off: int, date: str, bare: bool = False) -> str:
+    wd = time.strptime(date, "%Y-%m-%d").tm_wday
+    if lang == "zh":
+        return ("今天", "明天", "后天")[off] if off < 3 else ZH_WEEKDAYS[wd]
+    if off < 3:
+        return ("today", "tomorrow", "the day after tomorrow")[off]
+    return EN_WEEKDAYS[wd] if bare else "on " + EN_WEEKDAYS[wd]
+
+
+def when_text(lang: str, wd: int, off: int, hm: str, style: str, order: int) -> str:
+    """Day and time as one phrase: 明天晚上八点, 明晚8点, 周五20:00; tomorrow at 8 PM, 8pm on Friday."""
+    h = int(hm[:2])
+    if style == "contract":
+        return {1: {"早上": "明早", "晚上": "明晚"}, 0: {"晚上": "今晚"}}[off][zh_period(h)] + \
+            hm_text(hm, lang, "digit")[2:]
+    t = hm_text(hm, lang, style)
+    if lang == "zh":
+        return (("今天", "明天", "后天")[off] if off < 3 else ZH_WEEKDAYS[wd]) + t
+    day = ("today", "tomorrow", "the day after tomorrow")[off] if off < 3 else EN_WEEKDAYS[wd]
+    if style == "phrase":  # tomorrow evening at 8, Friday morning at 7:30, this afternoon at 2
+        num, part = t.split(" in the ")
+        if off == 2:
+            return f"the day after tomorrow at {num} in the {part}"
+        return f"{'this' if off == 0 else day} {part} at {num}"
+    return f"{day} at {t}" if order == 0 else f"{t} {day}"
 
 
 class Fields(dict):
@@ -592,6 +968,7 @@ class Gen:
             cum.append(acc)
         self.user_cum = cum
         self.conv_counter = 0
+        self.asked_by_goal: dict = {}  # request text -> what it asks for (this turn's requests only)
         mix_cum, acc = [], 0.0
         for _, w in SEED004_MIX:
             acc += w / 100.0
@@ -602,13 +979,19 @@ class Gen:
         for _, w in SEED001_MIX:
             acc += w
             self.mix001_cum.append(acc)
+        # the claimed-action and claimed-value turns draw from a Random of their own (and take record
+        # ids from a range of their own), so adding them left every other turn as it was
+        self.rng_values = Random(seed * 1000003 + 15)
+        self.value_record = 500000
+        self.value_conv = VALUE_CONV_BASE
+        self.value_decks: dict = {False: [], True: []}
 
     # ---- small helpers --------------------------------------------------------------
     def pick(self, seq):
         return seq[int(self._random() * len(seq))]
 
-    def user(self) -> int:
-        x = self.rng.random() * self.user_cum[-1]
+    def user(self, rng: Optional[Random] = None) -> int:
+        x = (rng or self.rng).random() * self.user_cum[-1]
         return self.users[bisect.bisect_left(self.user_cum, x)]
 
     def new_conversation(self) -> int:
@@ -633,6 +1016,7 @@ class Gen:
         turns_per_conv = 1.95  # mean of the k drawn below
         conv_total = BASE_SEED004_TURNS * self.scale / turns_per_conv
         trace_total = BASE_SEED001_TRACES * self.scale
+        value_total = BASE_VALUE_TURNS * self.scale
         heap: list = []
         order = 0
         last_ok = MONTH_END - 90
@@ -657,6 +1041,14 @@ class Gen:
                     continue
                 order += 1
                 heapq.heappush(heap, (t, order, "seed001", self.user(), self.new_conversation(), ""))
+            rv = self.rng_values
+            for _ in range(int(value_total * weights[h] / wsum + rv.random())):
+                t, u = h0 + rv.random() * 3600, self.user(rv)
+                if t >= last_ok:
+                    continue
+                order += 1
+                self.value_conv += 1
+                heapq.heappush(heap, (t, order, "seed004", u, self.value_conv, "values"))
             if h == HOURS - 1:  # a couple of tasks still running at the month's end (not stuck yet)
                 for dt in (MONTH_END - 270 + r.random() * 20, MONTH_END - 100 + r.random() * 20):
                     order += 1
@@ -691,16 +1083,26 @@ class Gen:
             d = "下周一" if lang == "zh" else "next Monday"
         at = today + off * 86400 + hh * 3600 + mm * 60
         dayn = d[3:] if d.startswith("on ") else d  # "Friday" where "on Friday" does not read
-        return {"day": d, "dayn": dayn, "time": ttxt, "at": at, "at_s": fmt_local(at), "date": local_date(at)}
+        # today's own weekday means a week from today here; read as today, it is not wrong either
+        alt = local_date(today + 43200) if off == 7 and x < 0.9 else None
+        return {"day": d, "dayn": dayn, "time": ttxt, "at": at, "at_s": fmt_local(at), "date": local_date(at),
+                "date_alt": alt}
 
     def fill(self, tmpl: str, f: dict) -> str:
         return tmpl.format_map(f)
+
+    def goal(self, kind: str, tmpl: str, f: dict) -> str:
+        """Fill a request template and note what it asks for (time, date, count, repeat; not content)."""
+        text = self.fill(tmpl, f)
+        self.asked_by_goal[text] = stated(tmpl, f, FIELD_OBJECTS.get(kind, {}), content=False)
+        return text
 
     def intent(self, lang: str, t: float, kind: str) -> dict:
         w = self.when(lang, t)
         f = Fields(self, lang, t)
         f["day"], f["dayn"], f["time"] = w["day"], w["dayn"], w["time"]
-        return {"kind": kind, "f": f, "w": w, "goal": self.fill(self.pick(GOALS[(kind, lang)]), f)}
+        f["_hm"], f["_date"], f["_date_alt"] = w["at_s"][11:16], w["date"], w["date_alt"]
+        return {"kind": kind, "f": f, "w": w, "goal": self.goal(kind, self.pick(GOALS[(kind, lang)]), f)}
 
     def write_args(self, tool: str, it: dict) -> dict:
         f, w = it["f"], it["w"]
@@ -795,8 +1197,18 @@ class Gen:
         turn.audits.append(Audit(action=s.tool, result=result or ("SUCCESS" if ok else "FAIL"), t=t,
                                  with_task=self.rng.random() < 0.7, step_seq=s.seq))
 
+    def say(self, turn: Turn, kind: str, tmpl: str, f: dict) -> str:
+        """Fill a claim template; the turn notes the values it states and the actions it names."""
+        turn.said = stated(tmpl, f, FIELD_OBJECTS.get(kind, {}))
+        turn.claimed = claim_actions(kind, tmpl)
+        return self.fill(tmpl, f)
+
     def claim(self, turn: Turn, it: dict, kind: Optional[str] = None) -> str:
-        return self.fill(self.pick(CLAIMS[(kind or it["kind"], turn.lang)]), it["f"])
+        kind = kind or it["kind"]
+        return self.say(turn, kind, self.pick(CLAIMS[(kind, turn.lang)]), it["f"])
+
+    def embedded(self, turn: Turn, it: dict) -> str:
+        return self.say(turn, "embedded", self.pick(EMBEDDED[turn.lang]), it["f"])
 
     def honest(self, turn: Turn, it: dict, cause: str) -> str:
         return self.fill(self.pick(HONEST[cause][turn.lang]), it["f"])
@@ -836,15 +1248,17 @@ class Gen:
 
     def build004(self, start: float, user: int, conv: str, forced: str) -> Turn:
         r = self.rng
+        self.asked_by_goal.clear()
         lang = self.user_lang[user]
         turn = Turn(source="seed004", lang=lang, user_id=user, conversation_id=conv_id(conv), start=start,
                     conv_no=conv)
-        scen = forced or self.choose004(start)
+        scen = self.choose_value(start >= INCIDENT_START) if forced == "values" else forced or self.choose004(start)
         if scen == "stuck_running" and start > NOW - STUCK_AFTER - 120:
             scen = "ok"
         incident = start >= INCIDENT_START
         turn.task_start = start + 0.5 + r.random() * 1.5  # task create_time follows the user message
-        claimy = scen in ("not_executed", "failed_write", "unverified", "not_created", "partial", "embedded_claim")
+        claimy = scen in ("not_executed", "failed_write", "unverified", "not_created", "partial", "embedded_claim",
+                          "claimed_action_missing", "reply_value_wrong")
         self.versions004(turn, 0.7 if claimy else 0.45)
         getattr(self, "s004_" + scen)(turn, scen, incident)
         return self.finish004(turn)
@@ -881,6 +1295,8 @@ class Gen:
         return turn
 
     def label(self, turn: Turn) -> None:
+        if not turn.asked:
+            turn.asked = self.asked_by_goal.get(turn.goal, [])
         turn.sbnd = said_but_not_done_kind(turn)
         turn.rules = derive_rules(turn)
         expect = turn.expect_sbnd
@@ -943,7 +1359,7 @@ class Gen:
             if r.random() < 0.6:
                 turn.scenario, turn.variant = "unverified", "tz_incident"
                 turn.reply = self.claim(turn, it) if r.random() < 0.8 else \
-                    self.fill(self.pick(EMBEDDED[turn.lang]), it["f"])
+                    self.embedded(turn, it)
                 turn.reply_is_claim = True
                 turn.expect_sbnd = "unverified"
             else:
@@ -954,7 +1370,7 @@ class Gen:
         self.audit_for(turn, s)
         self.maybe_sentinel004(turn, it)
         if r.random() < 0.12 and tool == "create_reminder":
-            turn.reply = self.fill(self.pick(EMBEDDED[turn.lang]), it["f"])
+            turn.reply = self.embedded(turn, it)
             turn.variant = "embedded"
         else:
             turn.reply = self.claim(turn, it)
@@ -1127,7 +1543,7 @@ class Gen:
                          error=self.readback_error("create_reminder", args, incident, turn.lang))
             self.audit_for(turn, s)
             turn.expect_sbnd = "unverified"
-        turn.reply = self.fill(self.pick(EMBEDDED[turn.lang]), it["f"])
+        turn.reply = self.embedded(turn, it)
         turn.reply_is_claim = True
 
     def s004_duplicate_write(self, turn: Turn, scen: str, incident: bool) -> None:
@@ -1235,7 +1651,7 @@ class Gen:
         n = 10 + int(r.random() * 4)
         it = self.intent(lang, turn.start, "batch")
         it["f"]["n"] = n
-        turn.goal = self.fill(self.pick(GOALS[("batch", lang)]), it["f"])
+        turn.goal = self.goal("batch", self.pick(GOALS[("batch", lang)]), it["f"])
         self.read_step(turn, "list_reminders", it)
         base = it["w"]["at"]
         for d in range(n):
@@ -1243,7 +1659,7 @@ class Gen:
             s = self.add(turn, "create_reminder", args, it=it)
             self.audit_for(turn, s)
         turn.variant = f"batch_{n}"
-        turn.reply = self.fill(self.pick(CLAIMS[("batch", lang)]), it["f"])
+        turn.reply = self.claim(turn, it)
         turn.reply_is_claim = True
         turn.expect_sbnd = "none"
 
@@ -1283,9 +1699,280 @@ class Gen:
         turn.reply_is_claim = True
         turn.expect_sbnd = "none"
 
+    # ---- claimed actions and values (issue 15): their own Random and record ids -----------
+    @contextlib.contextmanager
+    def value_stream(self):
+        saved = self.rng, self._random, self.ids.record
+        self.rng, self._random, self.ids.record = self.rng_values, self.rng_values.random, self.value_record
+        try:
+            yield
+        finally:
+            self.value_record = self.ids.record
+            self.rng, self._random, self.ids.record = saved
+
+    def choose_value(self, incident: bool) -> str:
+        deck = self.value_decks[incident]
+        if not deck:
+            deck += [name for name, n in VALUE_MIX[incident] for _ in range(n)]
+            self.rng.shuffle(deck)
+        return deck.pop()
+
+    def moment(self, lang: str, t: float, hm: Optional[str] = None, off: Optional[int] = None,
+               style: Optional[str] = None) -> dict:
+        """A day and a time said explicitly (no am/pm doubt), in one of several forms."""
+        hm = hm or self.pick(VALUE_HMS)
+        today = local_midnight(t)
+        if off is None:
+            offs = [1, 1, 1, 2, 3, 4, 5, 6] + ([0] if (t - today) / 3600 < int(hm[:2]) - 1 else [])
+            off = self.pick(offs)
+        style = style or self.pick(time_styles(lang, hm, off))
+        at = today + off * 86400 + int(hm[:2]) * 3600 + int(hm[3:]) * 60
+        return {"hm": hm, "off": off, "style": style, "at_s": fmt_local(at), "date": local_date(at),
+                "text": when_text(lang, local_weekday(at), off, hm, style, self.pick((0, 1)))}
+
+    def restyle(self, lang: str, t: float, m: dict) -> dict:
+        """The same moment said in another form (20:00 / 晚上8点 / 8 PM / 明晚8点)."""
+        other = [s for s in time_styles(lang, m["hm"], m["off"]) if s != m["style"]]
+        return self.moment(lang, t, m["hm"], m["off"], self.pick(other))
+
+    def wrong_hm(self, hm: str) -> str:
+        h, mm = int(hm[:2]), int(hm[3:])
+        options = [(h + 12) % 24 if h < 12 else h - 12, h + 1, h - 1, h + 2]
+        options = ["%02d:%02d" % (x, mm) for x in options if 6 <= x <= 22]
+        if mm == 0:
+            options.append("%02d:30" % h)
+        return self.pick([o for o in options if o != hm])
+
+    def rep_text(self, lang: str, rep: str, at_s: str) -> str:
+        wd = time.strptime(at_s[:10], "%Y-%m-%d").tm_wday
+        return self.pick(REPEAT_TEXT[lang][rep]).format(wd=(ZH_WEEKDAYS if lang == "zh" else EN_WEEKDAYS)[wd])
+
+    def repeat_moment(self, lang: str, t: float, rep: str) -> dict:
+        """The first time a repeating reminder goes off: tomorrow, the next weekday, or a weekday."""
+        wd_tomorrow = local_weekday(t + 86400)
+        off = {"daily": 1, "weekdays": 1 if wd_tomorrow < 5 else 8 - wd_tomorrow}.get(rep)
+        return self.moment(lang, t, off=off or self.pick([1, 2, 3, 4, 5, 6, 7]))
+
+    def value_fields(self, lang: str, m: dict, thing: Optional[str] = None) -> dict:
+        return {"when": m["text"], "time": hm_text(m["hm"], lang, m["style"]), "_hm": m["hm"], "_date": m["date"],
+                "day": day_word(lang, m["off"], m["date"]), "dayn": day_word(lang, m["off"], m["date"], True),
+                "thing": thing or self.pick(THINGS[lang]), "person": self.pick(PEOPLE[lang]),
+                "msg": self.pick(MSGS[lang])}
+
+    def at(self, lang: str, f: dict, m: dict, **more) -> dict:
+        """The fields said of another moment (the reply's, or the args')."""
+        return dict(f, when=m["text"], time=hm_text(m["hm"], lang, m["style"]), _hm=m["hm"], _date=m["date"],
+                    day=day_word(lang, m["off"], m["date"]), dayn=day_word(lang, m["off"], m["date"], True), **more)
+
+    def vgoal(self, turn: Turn, tmpl: str, f: dict, objects: dict) -> None:
+        turn.goal = tmpl.format_map(f)
+        turn.asked = stated(tmpl, f, objects, content=False)
+
+    def vsay(self, turn: Turn, tmpl: str, f: dict, objects: dict, actions: list) -> None:
+        turn.reply = tmpl.format_map(f)
+        turn.said = stated(tmpl, f, objects)
+        turn.claimed = list(actions)
+        turn.reply_is_claim = True
+
+    def value_args(self, tool: str, f: dict, m: dict, lang: str) -> dict:
+        if tool == "create_reminder":
+            args = {"content": f["thing"], "remind_at": m["at_s"]}
+            if "_rep" in f:
+                args["repeat"] = f["_rep"]
+            return args
+        if tool == "add_calendar_event":
+            return {"title": f["thing"], "start": m["at_s"]}
+        if tool == "update_reminder":
+            return {"reminder_id": self.next_record_id(), "remind_at": m["at_s"]}
+        if tool == "delete_reminder":
+            return {"reminder_id": self.next_record_id()}
+        if tool == "create_todo":
+            return {"title": f["thing"], "task_date": m["date"]}
+        if tool == "send_message":
+            return {"to": f["person"], "text": f["msg"]}
+        raise ValueError(tool)
+
+    def value_write(self, turn: Turn, tool: str, f: dict, m: dict, **kw) -> Step:
+        it = {"w": {"at_s": m["at_s"], "date": m["date"]}, "f": f}
+        if tool == "update_reminder" and self.rng.random() < 0.5:
+            self.read_step(turn, "list_reminders", it)
+        s = self.add(turn, tool, self.value_args(tool, f, m, turn.lang), it=it, **kw)
+        self.audit_for(turn, s)
+        return s
+
+    def two_actions(self, turn: Turn, missing: bool) -> None:
+        r, lang = self.rng, turn.lang
+        pair = self.pick(sorted(TWO_ACTIONS))
+        tools, goals, claims = TWO_ACTIONS[pair]
+        m = self.moment(lang, turn.start)
+        f = self.value_fields(lang, m)
+        if "send_message" in tools:
+            f["msg"] = self.pick(NOTIFY_TEXT[tools[0]][lang]).format_map(f)
+        objects = {"when": "reminder"}
+        self.vgoal(turn, self.pick(goals[lang]), f, objects)
+        gone, how = None, ""
+        if missing:
+            gone = 1 if r.random() < 0.7 else 0
+            how = "never_called" if r.random() < 0.6 else "failed"
+        turn.variant = pair + ("/%s_%s" % (tools[gone], how) if missing else "")
+        for i, tool in enumerate(tools):
+            if i != gone:
+                self.value_write(turn, tool, f, m)
+            elif how == "failed" and r.random() < 0.7:
+                self.value_write(turn, tool, f, m, status="failed", verified=False, attempts=2, error=self.db_error())
+            elif how == "failed":
+                self.value_write(turn, tool, f, m, verified=False,
+                                 error="read-back: record id=%d not found" % self.next_record_id())
+        self.vsay(turn, self.pick(claims[lang]), f, objects, [TOOL_ACTION[t] for t in tools])
+        turn.expect_sbnd = "partial" if missing else "none"
+
+    def s004_claimed_action_missing(self, turn: Turn, scen: str, incident: bool) -> None:
+        turn.scenario = scen
+        self.two_actions(turn, True)
+
+    def s004_claimed_actions_done(self, turn: Turn, scen: str, incident: bool) -> None:
+        turn.scenario = scen
+        self.two_actions(turn, False)
+
+    def value_turn(self, turn: Turn, field_: str, asked: str, args: str, said: Optional[str],
+                   readback: Optional[str] = None, restyle: bool = False) -> None:
+        """One write and its value in the request, the call, the reply and the read-back.
+
+        A repeat rule is given as values (`asked`, `args`, `said`, `readback`); a time or a day as
+        marks: args "asked" (what the request says) or "other", said "args" (the call's value),
+        "wrong" (another one) or None (the reply states no value); content by `said` only."""
+        r, lang, t = self.rng, turn.lang, turn.start
+        turn.variant = field_
+        if field_ in ("time", "date"):
+            group = "update" if r.random() < 0.25 else "reminder"
+            ma = self.moment(lang, t)
+            mb = dict(ma)
+            if field_ == "time" and args != asked:
+                mb = self.moment(lang, t, self.wrong_hm(ma["hm"]), ma["off"])
+            elif args != asked:
+                mb = self.moment(lang, t, ma["hm"], self.pick([o for o in (1, 2, 3, 4, 5, 6) if o != ma["off"]]))
+            ms = mb
+            if said == "wrong" and field_ == "time":
+                ms = self.moment(lang, t, self.wrong_hm(mb["hm"]), mb["off"])
+            elif said == "wrong":
+                ms = self.moment(lang, t, mb["hm"], self.pick([o for o in (1, 2, 3, 4, 5, 6) if o != mb["off"]]))
+            elif restyle:
+                ms = self.restyle(lang, t, mb)
+            f = self.value_fields(lang, ma)
+            self.vgoal(turn, self.pick(VALUE_GOALS[(group, lang)]), f, VALUE_FIELDS)
+            fb = self.at(lang, f, mb)
+            tool = "update_reminder" if group == "update" else "create_reminder"
+            self.value_write(turn, tool, fb, mb)
+            pool = VALUE_CLAIMS_BARE if said is None else VALUE_CLAIMS
+            self.vsay(turn, self.pick(pool[(group, lang)]), self.at(lang, f, ms), VALUE_FIELDS, [TOOL_ACTION[tool]])
+            turn.variant = f"{field_}/{group}"
+            return
+        if field_ == "repeat":
+            m = self.repeat_moment(lang, t, asked)
+            f = self.value_fields(lang, m)
+            self.vgoal(turn, self.pick(VALUE_GOALS[("repeat", lang)]),
+                       dict(f, rep=self.rep_text(lang, asked, m["at_s"]), _rep=asked), VALUE_FIELDS)
+            err = None if readback is None else \
+                f"read-back mismatch: repeat differs (expected {args}, got {readback})"
+            self.value_write(turn, "create_reminder", dict(f, _rep=args), m, verified=readback is None, error=err)
+            said_rep = args if said in (None, "args") else said
+            pool = VALUE_CLAIMS_BARE if said is None else VALUE_CLAIMS
+            fs = self.at(lang, f, self.restyle(lang, t, m) if restyle else m,
+                         rep=self.rep_text(lang, said_rep, m["at_s"]), _rep=said_rep)
+            self.vsay(turn, self.pick(pool[("repeat", lang)]), fs, VALUE_FIELDS, [TOOL_ACTION["create_reminder"]])
+            return
+        # quoted content: a to-do title, a message, a reminder's text
+        group = self.pick(["todo", "message", "quoted_reminder"])
+        m = self.moment(lang, t)
+        f = self.value_fields(lang, m)
+        key = "msg" if group == "message" else "thing"
+        tool = {"todo": "create_todo", "message": "send_message", "quoted_reminder": "create_reminder"}[group]
+        objects = {"todo": {"day": "todo", "dayn": "todo", "thing": "todo"}, "message": {"msg": "message"},
+                   "quoted_reminder": VALUE_FIELDS}[group]
+        self.vgoal(turn, self.pick(VALUE_GOALS[("reminder" if group == "quoted_reminder" else group, lang)]),
+                   f, objects)
+        self.value_write(turn, tool, f, m)
+        fs = dict(f)
+        if said == "wrong":
+            pool = MSGS[lang] if key == "msg" else THINGS[lang]
+            fs[key] = self.pick([x for x in pool if x != f[key]])
+        self.vsay(turn, self.pick(VALUE_CLAIMS[(group, lang)]), fs, objects, [TOOL_ACTION[tool]])
+        turn.variant = f"content/{group}"
+
+    def s004_reply_value_wrong(self, turn: Turn, scen: str, incident: bool) -> None:
+        """The model misspoke: the args hold what was asked, the reply tells another value."""
+        turn.scenario = scen
+        x = self.rng.random()
+        if x < 0.35:
+            self.value_turn(turn, "time", "asked", "asked", "wrong")
+        elif x < 0.47:
+            self.value_turn(turn, "date", "asked", "asked", "wrong")
+        elif x < 0.65:
+            a, b = self.rng.sample(REPEATS, 2)
+            self.value_turn(turn, "repeat", a, a, b)
+        elif x < 0.87:
+            self.value_turn(turn, "content", "", "", "wrong")
+        else:  # the args were right, the read-back holds another repeat rule; the reply tells the args
+            a, b = self.rng.sample(REPEATS, 2)
+            self.value_turn(turn, "repeat", a, a, "args", readback=b)
+            turn.variant = "repeat/read_back"
+            turn.expect_sbnd = "unverified"
+            return
+        turn.expect_sbnd = "none"
+
+    def s004_args_value_wrong(self, turn: Turn, scen: str, incident: bool) -> None:
+        """The call holds another value than the request; the reply tells the call's value, or none."""
+        turn.scenario = scen
+        x = self.rng.random()
+        said = "args" if self.rng.random() < 0.7 else None
+        if x < 0.5:
+            self.value_turn(turn, "time", "asked", "other", said, restyle=self.rng.random() < 0.3)
+        elif x < 0.7:
+            self.value_turn(turn, "date", "asked", "other", said)
+        else:
+            a, b = self.rng.sample(REPEATS, 2)
+            self.value_turn(turn, "repeat", a, b, said)
+        turn.expect_sbnd = "none"
+
+    def s004_value_stated_ok(self, turn: Turn, scen: str, incident: bool) -> None:
+        """Hard negatives: the reply states the stored value, in the request's words or others."""
+        turn.scenario = scen
+        x = self.rng.random()
+        if x < 0.3:
+            self.value_turn(turn, "time", "asked", "asked", "args")
+            turn.variant = "same_form/" + turn.variant
+        elif x < 0.62:
+            self.value_turn(turn, "time", "asked", "asked", "args", restyle=True)
+            turn.variant = "other_form/" + turn.variant
+        elif x < 0.8:
+            a = self.pick(REPEATS)
+            self.value_turn(turn, "repeat", a, a, "args", restyle=self.rng.random() < 0.5)
+        else:
+            self.value_turn(turn, "content", "", "", "args")
+        turn.expect_sbnd = "none"
+
+    def s004_honest_wrong_stored(self, turn: Turn, scen: str, incident: bool) -> None:
+        """Hard negative: the time read back is not the one written, and the reply says so."""
+        lang = turn.lang
+        turn.scenario = scen
+        m = self.moment(lang, turn.start)
+        f = self.value_fields(lang, m)
+        self.vgoal(turn, self.pick(VALUE_GOALS[("reminder", lang)]), f, VALUE_FIELDS)
+        at = calendar.timegm(time.strptime(m["at_s"], "%Y-%m-%d %H:%M:%S")) - TZ_OFFSET
+        got = fmt_local(at - TZ_OFFSET)  # dealt in the incident weeks only: 2.4.0's eight hours early
+        err = f"read-back mismatch: remind_at differs (expected {m['at_s']}, got {got})"
+        self.value_write(turn, "create_reminder", f, m, verified=False, error=err)
+        stored = ("%d月%d日 %s" % (int(got[5:7]), int(got[8:10]), got[11:16]) if lang == "zh"
+                  else "%s %d at %s" % (time.strftime("%b", time.strptime(got[:10], "%Y-%m-%d")), int(got[8:10]),
+                                        hm_text(got[11:16], "en", "ampm")))
+        turn.reply = self.pick(HONEST_STORED[lang]).format(stored=stored, time=f["when"])
+        turn.variant = "tz_incident"
+        turn.expect_sbnd = "none"
+
     # ---- seed001 traces ---------------------------------------------------------------
     def build001(self, start: float, user: int, conv: str) -> Turn:
         r = self.rng
+        self.asked_by_goal.clear()
         lang = self.user_lang[user]
         turn = Turn(source="seed001", lang=lang, user_id=user, conversation_id=conv_id(conv), start=start,
                     conv_no=conv)
@@ -1460,16 +2147,16 @@ class Gen:
             turn.reply = self.agg_answer(turn, it, len(s.result["hits"]))
         elif scen == "unverified":
             self.read_step(turn, "list_reminders", it)
-            turn.goal = ("把这周没做完的事整理成{day}的清单".format_map(it["f"]) if lang == "zh"
-                         else "Turn this week's unfinished stuff into a to-do list for {dayn}".format_map(it["f"]))
+            turn.goal = self.goal("create_todo", "把这周没做完的事整理成{day}的清单" if lang == "zh"
+                                  else "Turn this week's unfinished stuff into a to-do list for {dayn}", it["f"])
             args = {"title": it["f"]["thing"], "task_date": it["w"]["date"]}
             err = "read-back: todo id=%d not found" % self.next_record_id()
             self.add(turn, "create_todo", args, verified=False, error=None,
                      detail=err, result={"success": True, "id": self.ids.record, "verified": False, "detail": err})
             self.verify_step(turn, turn.goal, True)
             turn.variant = "todo_not_read_back"
-            turn.reply = ("已整理成清单,{thing}放在{day}了".format_map(it["f"]) if lang == "zh"
-                          else "Done — I've added {thing} to your list for {dayn}.".format_map(it["f"]))
+            turn.reply = self.say(turn, "create_todo", "已整理成清单,{thing}放在{day}了" if lang == "zh"
+                                  else "Done — I've added {thing} to your list for {dayn}.", it["f"])
             turn.reply_is_claim = True
             turn.expect_sbnd = "unverified"
         else:
@@ -1483,7 +2170,11 @@ def conv_id(n: int) -> str:
 def _decide(seed: int) -> Iterator[Turn]:
     g = Gen(seed, 1)
     for start, _order, source, user, conv, forced in g.skeletons():
-        if source == "seed004":
+        if forced == "values":
+            with g.value_stream():
+                turn = g.build004(start, user, conv, forced)
+            yield turn
+        elif source == "seed004":
             yield g.build004(start, user, conv, forced)
         else:
             yield g.build001(start, user, conv)
@@ -1644,7 +2335,7 @@ class Seed001Writer:
 
 
 LABEL_COLUMNS = ["source", "task_id", "conversation_id", "reply_message_id", "user_id", "reply_time", "lang",
-                 "scenario", "variant", "sbnd", "expected_rules"]
+                 "scenario", "variant", "sbnd", "expected_rules", "sbnd_basis", "claimed_actions", "value_mismatches"]
 
 
 class LabelsWriter:
@@ -1672,6 +2363,7 @@ class LabelsWriter:
             str(turn.user_id) if turn.source == "seed004" else "u-%d" % turn.user_id,
             fmt_utc(turn.reply_t) if turn.reply_t is not None else "",
             turn.lang, turn.scenario, turn.variant, turn.sbnd, ";".join(turn.rules),
+            turn.sbnd_basis, ";".join(turn.claims_checked), ";".join(turn.mismatches),
         ])
 
     def close(self) -> None:

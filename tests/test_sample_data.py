@@ -10,6 +10,7 @@ import csv
 import datetime as dt
 import filecmp
 import json
+import re
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -29,6 +30,9 @@ KINDS = [  # every kind of turn the brief asks for; each must appear >= 10 times
     "embedded_claim", "duplicate_write", "stuck_running", "audit_mismatch", "repeated_failure",
     "sentinel_ok", "sentinel_fixed", "sentinel_contradiction", "sentinel_ignored", "verify_rounds_exceeded",
     "tool_loop", "max_tool_calls", "forbidden_tool", "argument_bounds", "replanned",
+    # issue 15: claimed actions and claimed / asked values, with their honest look-alikes
+    "claimed_action_missing", "claimed_actions_done", "reply_value_wrong", "args_value_wrong",
+    "value_stated_ok", "honest_wrong_stored",
 ]
 NOW_UTC = dt.datetime(2026, 11, 29, 16, 0, 0)  # --now 2026-11-30T00:00:00+08:00
 
@@ -194,6 +198,67 @@ def test_labels_agree_with_the_dump(labels, dump):
         assert ("max_tool_calls" in rules) == (len(ss) > 10)
         if t["replanned"]:
             assert r["scenario"] == "replanned"
+
+
+ACTION = {"create_reminder": "create reminder", "update_reminder": "update reminder",
+          "delete_reminder": "delete reminder", "create_todo": "create todo", "add_countdown": "create countdown",
+          "send_message": "send message", "add_calendar_event": "create calendar"}
+MISMATCH = re.compile(r"^(claimed|asked) (\w+)#(\d+) (\w+) (\w+): (?:said|asked) (.*), (?:stored|args) (.*) "
+                      r"\((read-back|args)\)$")
+NOT_CREATED = ("已存在相同记录,未重复创建", "an identical reminder already exists, nothing created")  # verified 1
+READ_BACK = re.compile(r"^read-back mismatch: (\w+) differs \(expected (.*), got (.*)\)$")
+
+
+def test_claimed_actions_and_value_labels_agree_with_the_dump(labels, dump):
+    """What the labels say backs each claimed action, and each value they call contradicted, is
+    in the dump: the step, its tool, its args or its read-back error."""
+    steps = defaultdict(dict)
+    for s in dump["agent_step"]:
+        steps[s["task_id"]][s["seq"]] = s
+    seen = Counter()
+    for r in labels:
+        if r["source"] != "seed004" or not r["task_id"]:
+            continue
+        ss = steps[int(r["task_id"])]
+        good = {ACTION.get(s["tool"]) for s in ss.values()
+                if s["status"] == "SUCCESS" and s["verified"] == 1 and s["detail"] not in NOT_CREATED}
+        claims = [c.rsplit("=", 1) for c in filter(None, r["claimed_actions"].split(";"))]
+        for action, backed in claims:
+            if backed == "none":
+                assert action not in good, r
+            else:
+                s = ss[int(backed[1:])]
+                assert ACTION[s["tool"]] == action and s["status"] == "SUCCESS" and s["verified"] == 1, r
+                assert s["detail"] not in NOT_CREATED, r
+        if r["sbnd_basis"] == "claimed_actions":
+            seen["claimed_actions"] += 1
+            assert r["sbnd"] in ("partial", "not_executed") and len(claims) >= 2
+            assert any(b == "none" for _, b in claims)
+            assert all(s["status"] == "SUCCESS" and s["verified"] == 1 for s in ss.values() if s["tool"] in ACTION)
+        for m in filter(None, r["value_mismatches"].split(";")):
+            how, tool, seq, arg, facet, told, held, source = MISMATCH.match(m).groups()
+            s = ss[int(seq)]
+            value = json.loads(s["args_json"])[arg]
+            if source == "read-back":
+                field, _, got = READ_BACK.match(s["error"]).groups()
+                assert field == arg and s["verified"] == 0
+                value = got.strip("'")
+            held_now = {"time": value[11:16], "date": value[:10]}.get(facet, value)
+            assert s["tool"] == tool and held_now == held != told, m
+            rule = "claimed_value_mismatch" if how == "claimed" else "asked_value_mismatch"
+            assert rule in r["expected_rules"], r
+            seen[rule] += 1
+    assert min(seen.values()) >= 25 and len(seen) == 3, seen
+
+
+def test_incident_claims_that_state_a_time_are_value_mismatches(labels):
+    """W47-48: a claim over the eight-hours-early write is a told-but-not-stored time when the reply
+    states the time; an honest reply never is."""
+    incident = [r for r in labels if r["variant"] == "tz_incident"]
+    told = [r for r in incident if "claimed_value_mismatch" in r["expected_rules"]]
+    assert told and all(r["scenario"] == "unverified" for r in told)
+    assert all("remind_at time" in r["value_mismatches"] for r in told)
+    assert {r["scenario"] for r in incident} == {"unverified", "honest", "honest_wrong_stored"}
 
 
 def test_running_tasks(dump, labels):
