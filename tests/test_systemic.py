@@ -1,5 +1,5 @@
 """Systemic signals ranked by what makes a fault systemic (dashboard/systemic.py): on the sample
-month's week 47 the read-back mismatch on remind_at (79 steps, 47 users, only version 2.4.0,
+month's week 47 the read-back mismatch on remind_at (84 steps, 48 users, only version 2.4.0,
 never retried) is the systemic signal, above "DB write timeout" (8 steps that retried), which
 the patterns page used to name because retries were the gate."""
 
@@ -14,7 +14,7 @@ from trace_audit.dashboard import systemic
 def test_week_47_names_the_remind_at_mismatch(monkeypatch, sample_db):  # noqa: F811
     at = app(monkeypatch, sample_db, "patterns", **W47)
     warning = " ".join(shown(w.value) for w in at.warning)
-    assert "read-back mismatch: remind_at" in warning and "47 users" in warning, warning
+    assert "read-back mismatch: remind_at" in warning and "48 users" in warning, warning
     assert "only on version 2.4.0" in warning
     table = [d.value for d in at.dataframe if "score" in getattr(d.value, "columns", [])][0]
     table = table.data if hasattr(table, "data") else table  # a Styler on the page
