@@ -142,7 +142,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", help="existing warehouse to measure")
     ap.add_argument("--build", metavar="PATH", help="generate and ingest a warehouse here first")
-    ap.add_argument("--scale", type=int, default=193, help="generator scale for --build (193 ~ 1.0M steps)")
+    ap.add_argument("--scale", type=int, default=193, help="generator scale for --build (193 ~ 1.06M steps)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--tz", default="Asia/Shanghai")
     ap.add_argument("--week", default=None, help="ISO week to filter on (default: the busiest)")

@@ -50,7 +50,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 GENERATOR = REPO / "sample_data" / "generate.py"
-STEPS_PER_SCALE = 3097  # agent_step rows per --scale unit of the generator (measured)
+STEPS_PER_SCALE = 3389  # agent_step rows per --scale unit of the generator (measured)
 
 # Declared column types for the floor; anything else is read as VARCHAR.
 FLOOR_TYPES = {

@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-STEPS_PER_SCALE = 5200  # the scale-1 month holds ~5.2k steps (scale 193: 1.0M, scale 330: 1.71M)
+STEPS_PER_SCALE = 5490  # the scale-1 month holds ~5.5k steps (scale 182: 1.0M, scale 312: 1.71M)
 
 
 def build(db_path: str, steps: int, tmp: str) -> None:
