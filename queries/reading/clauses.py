@@ -28,9 +28,11 @@ _NEXT_WORD = re.compile(r"\s+([#\w'][\w'-]*)")
 _FUNCTION_WORDS = frozenset("""is are was were be been being has have had 's 're will would can could should may
 might must do does did to for on in at of with and or but from by as into onto now also already just all both each
 that which who you your my our their his her its it they we i he she this these those then so not no under
-successfully""".split())
+successfully about after before over through until via per like called named titled saying re""".split())
 # words that end a noun phrase (a determiner does not: "return the library books reminder")
 _PHRASE_BREAKS = _FUNCTION_WORDS - frozenset("the a an your my our their this these those his her its".split())
+# "the order status is now pending": a state changed (and "order" there is a noun, not the verb)
+_STATE_NOW = re.compile(r"\bnow\b|现在|已变为|已变成", re.I)
 _AUXILIARIES = frozenset("is are was were has have had 's 're".split())
 KINDS = ("completion", "negated", "question", "conditional", "offer", "future", "pre_existing", "failure", "other")
 
@@ -156,8 +158,10 @@ class Reader:
             after = _NEXT_WORD.match(text, nxt.end())
             # "luggage set has been…": a verb-looking word before an auxiliary is the head noun
             noun_verb = follower in self.verb_class and after is not None and after.group(1).lower() in _AUXILIARIES
-            if noun_verb:
-                continue  # the product "Luggage Set": luggage names no bag here
+            if noun_verb or not (follower in _FUNCTION_WORDS or follower in self.verb_class
+                                 or self._obj_re.fullmatch(follower) or any(ch.isdigit() for ch in follower)
+                                 or follower.startswith(("#", "'"))):
+                continue  # a modifier: the product "Luggage Set", the "delivery fee" (no bag, no delivery)
             # "your order printer ink reminder", "delivery address": the last noun of the phrase is its head
             head = m
             for later in found[n + 1:]:
@@ -212,7 +216,8 @@ class Reader:
             action, obj = "create", "reminder"
         else:
             action = self._action(claim.group(0), last=True) or (
-                "create" if self._container.search(text) else self._action(text))
+                "create" if self._container.search(text) else
+                "update" if _STATE_NOW.search(claim.group(0)) else self._action(text))
         if failure is not None or (negated is not None and negated.start() < claim.end()):
             kind = "failure" if failure is not None else "negated"
             return ClauseReading(text, kind, action, obj, retracts=True)

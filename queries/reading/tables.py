@@ -27,7 +27,7 @@ from .tools import ToolTyper, words
 READING_COLUMNS = [("reply_text", "VARCHAR"), ("is_claim", "BOOLEAN"), ("admits_failure", "BOOLEAN"),
                    ("verdict", "VARCHAR"), ("clauses", "VARCHAR")]
 CLAIM_COLUMNS = [("reply_text", "VARCHAR"), ("clause_no", "INTEGER"), ("action", "VARCHAR"), ("object", "VARCHAR"),
-                 ("object_re", "VARCHAR"), ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR")]
+                 ("object_re", "VARCHAR"), ("follows", "BOOLEAN"), ("follows_object", "VARCHAR"), ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR")]
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
                 ("objects", "VARCHAR")]
 
@@ -71,7 +71,8 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
     # the write classes that can back a claim of each class (",delete,update,"), per [actions.*] backed_by
     backs = {cls: "," + ",".join(spec.get("backed_by", [cls])) + ","
              for cls, spec in plan.lexicon.data["actions"].items()}  # ",*," backs with any write
-    follows = set(plan.lexicon.data.get("object_consequences", {}).get("groups", []))
+    consequences = plan.lexicon.data.get("object_consequences", {})
+    follows = set(consequences.get("groups", []))
     objs = plan.lexicon.data["objects"]
     containers = re.compile(r"\b(?:" + "|".join(objs["containers_en"]) + r")\b|" + "|".join(objs["containers_zh"]), re.I)
     texts = [r[0] for r in con.execute(_TEXTS).fetchall()]
@@ -95,16 +96,24 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
                 last = k == len(parts) - 1
                 vals = (mine + ([v for v in found if v not in mine] if last else [])) if len(parts) > 1 else found
                 vals = [{**v, "claim_action": action} for v in vals]  # "added 1 bag" is a delta, "now 2 bags" a total
+                if group is None and _MONEY_MOVES.search(c.text) and any(v.get("type") == "amount" for v in vals):
+                    group = "payment"  # "the $8 difference has been refunded": money that moved with a write
+                follows_from = group in follows
+                evidence = "(?i)(" + consequences.get("evidence", {}).get(group, "$^") + ")" if follows_from else None
                 for name, value in (("reply_text", t), ("clause_no", i * 100 + k), ("action", action),
-                                    ("object", group), ("object_re", groups.pattern(group)),
-                                    ("backs", ",*," if group in follows else backs.get(action)),
+                                    ("object", group), ("object_re", evidence or groups.pattern(group)),
+                                    ("follows", follows_from),
+                                    ("follows_object", (consequences.get("objects", {}).get(group) or [None])[0]
+                                     if follows_from else None),
+                                    ("backs", "," + ",".join(consequences.get("classes", {}).get(group, [])) + ","
+                                     if follows_from else backs.get(action)),
                                     ("clause", c.text),
                                     ("vals", json.dumps(vals, ensure_ascii=False) if vals else None)):
                     items[name].append(value)
     readings = pa.table({"reply_text": pa.array(texts, pa.string()), "is_claim": pa.array(claims, pa.bool_()),
                          "admits_failure": pa.array(admits, pa.bool_()),
                          "verdict": pa.array(verdicts, pa.string()), "clauses": pa.array(clauses, pa.string())})
-    types = {"VARCHAR": pa.string(), "INTEGER": pa.int32()}
+    types = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BOOLEAN": pa.bool_()}
     claimed = pa.table({name: pa.array(items[name], types[kind]) for name, kind in CLAIM_COLUMNS})
     return {"reply_readings": readings, "claim_items": claimed}
 

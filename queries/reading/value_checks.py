@@ -28,6 +28,7 @@ import pyarrow as pa
 from .objects import ObjectGroups
 from .stored_values import Stored, as_wall_clocks, stored_values
 from .tools import words
+from .value_checks_sql import ASKED, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_VERDICTS
 
 DEPENDS = ("claimed_actions", "claim_fits", "write_steps")  # the turn-model tables it reads
 CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", "INTEGER"), ("seq", "INTEGER"),
@@ -45,117 +46,6 @@ _ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
 # when the record was written, not a value of it
 _RECORD_TIMES = {"created_at", "updated_at", "modified_at", "inserted_at", "deleted_at", "create_time", "update_time",
                  "modify_time", "timestamp", "created", "updated", "modified", "last_modified", "ts"}
-
-# Inputs are grouped (k) so each distinct (values, write, hour, zone) is compared once: templated
-# assistants repeat the same reply over the same kind of write thousands of times.
-_TOLD = """
-CREATE OR REPLACE TEMP TABLE _ta_told AS
-SELECT dense_rank() OVER (ORDER BY ca.vals, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
-                                   strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k,
-       ca.reply_id, ca.task_id, ca.clause_no, s.seq, s.tool,
-       CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.vals,
-       strftime(ca.reply_time, '%Y-%m-%dT%H:%M:%S+00:00') AS said_at,
-       CAST(s.args AS VARCHAR) AS args, CAST(s.result AS VARCHAR) AS result, s.error, s.detail, f.tz, f.tz_source
-FROM claimed_actions ca
-JOIN claim_fits w ON w.reply_id = ca.reply_id AND w.clause_no = ca.clause_no AND w.outcome <> 'not_started'
-JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
-LEFT JOIN tasks t ON t.task_id = ca.task_id
-LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_files GROUP BY path) f
-       ON f.path = t.source_file
-WHERE ca.vals IS NOT NULL AND ca.own_window = 1
-"""
-
-# A told value agrees when ANY write fitting its claim stored it (one reply, several writes); it is
-# shown against the backing write. Where one told value of a type matched a field, another of the
-# same type in the same clause is about something else ("saved for 4 PM instead of 8 AM").
-_TOLD_VERDICTS = """
-WITH r AS (
-    SELECT o.reply_id, o.task_id, o.clause_no, o.seq, o.tool, o.is_backing, x.*
-    FROM _ta_results x JOIN _ta_told o ON o.k = x.k WHERE x.check_kind = 'told'
-),
-per_value AS (
-    SELECT reply_id, clause_no, vi, max(CASE WHEN verdict = 'match' THEN 1 ELSE 0 END) AS any_match
-    FROM r GROUP BY reply_id, clause_no, vi
-),
-matched_fields AS (
-    SELECT DISTINCT reply_id, clause_no, seq, field, value_type FROM r WHERE verdict = 'match'
-),
-ranked AS (
-    SELECT r.*, p.any_match,
-           row_number() OVER (PARTITION BY r.reply_id, r.clause_no, r.vi
-                              ORDER BY CASE WHEN r.verdict = 'match' THEN 0 ELSE 1 END, r.is_backing DESC, r.seq DESC,
-                                       r.field) AS rn
-    FROM r JOIN per_value p ON p.reply_id = r.reply_id AND p.clause_no = r.clause_no AND p.vi = r.vi
-),
-kept AS (
-    SELECT k.* FROM ranked k
-    LEFT JOIN (SELECT DISTINCT reply_id, clause_no, field, value_type FROM matched_fields) m
-           ON m.reply_id = k.reply_id AND m.clause_no = k.clause_no AND m.field = k.field
-          AND m.value_type = k.value_type AND k.verdict = 'mismatch'
-    WHERE k.rn = 1 AND m.reply_id IS NULL
-)
--- One write, two claims of it ("8 PM's reminder is set, and 7 AM's too", one createReminder): the
--- write stored the first claim's value, so the second is an action never done, not a wrong value.
-SELECT k.reply_id, k.task_id, k.clause_no, k.seq, k.tool, k.check_kind, k.field, k.value_type, k.told, k.written,
-       k.stored, k.stored_from,
-       CASE WHEN k.verdict = 'mismatch' AND o.reply_id IS NOT NULL THEN 'unbacked' ELSE k.verdict END AS verdict
-FROM kept k
-LEFT JOIN (SELECT DISTINCT reply_id, clause_no, seq, field FROM matched_fields) o
-       ON o.reply_id = k.reply_id AND o.seq = k.seq AND o.field = k.field AND o.clause_no <> k.clause_no
-"""
-
-
-# A request that names two values of a kind ("remind me at 9 tonight and at 10 tomorrow") asks for
-# two things: where the write holds one of them, the other is not a wrong value of this write.
-_ASKED_VERDICTS = """
-WITH a AS (
-    SELECT o.task_id, o.seq, o.tool, x.* FROM _ta_results x JOIN _ta_asked o ON o.k = x.k
-    WHERE x.check_kind = 'asked'
-),
-matched AS (SELECT DISTINCT task_id, seq, field, value_type FROM a WHERE verdict = 'match')
-SELECT a.* FROM a
-LEFT JOIN matched m ON m.task_id = a.task_id AND m.seq = a.seq AND m.field = a.field AND m.value_type = a.value_type
-WHERE a.verdict = 'match' OR m.task_id IS NULL
-"""
-
-# the user's request for each write: the last user message before it (by position where the
-# source records one), else the task's goal; only requests that state a value (_ta_asks_with)
-_ASKED = """
-CREATE OR REPLACE TEMP TABLE _ta_asked AS
-WITH asks AS (
-    SELECT task_id, seq, content, created_at FROM (
-        SELECT w.task_id, w.seq, m.content, m.created_at,
-               row_number() OVER (PARTITION BY w.task_id, w.seq
-                                  ORDER BY TRY_CAST(json_extract_string(m.metadata, '$.message_index') AS INTEGER) DESC NULLS LAST,
-                                           m.created_at DESC NULLS LAST, m.message_id DESC) AS rn
-        FROM write_steps w
-        JOIN messages m ON m.task_id = w.task_id AND m.role = 'user' AND m.content IS NOT NULL
-        WHERE w.msg_index IS NULL
-           OR TRY_CAST(json_extract_string(m.metadata, '$.message_index') AS INTEGER) < w.msg_index) x
-    WHERE rn = 1
-),
-req AS (
-    SELECT w.task_id, w.seq, w.tool, coalesce(a.content, t.goal) AS asked,
-           coalesce(a.created_at, t.started_at) AS said_at, CAST(s.args AS VARCHAR) AS args, t.source_file
-    FROM write_steps w
-    JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
-    LEFT JOIN asks a ON a.task_id = w.task_id AND a.seq = w.seq
-    LEFT JOIN tasks t ON t.task_id = w.task_id
-    WHERE s.args IS NOT NULL
-)
-SELECT dense_rank() OVER (ORDER BY r.asked, r.args, strftime(r.said_at, '%Y-%m-%d %H'), f.tz) AS k,
-       r.task_id, r.seq, r.tool, r.asked, strftime(r.said_at, '%Y-%m-%dT%H:%M:%S+00:00') AS said_at, r.args, f.tz,
-       f.tz_source
-FROM req r
-JOIN _ta_asks_with q ON q.asked = r.asked
-LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_files GROUP BY path) f
-       ON f.path = r.source_file
-"""
-_REQUESTS = """
-SELECT DISTINCT content FROM messages WHERE role = 'user' AND content IS NOT NULL
-UNION SELECT DISTINCT goal FROM tasks WHERE goal IS NOT NULL
-"""
-
 
 class Comparer:
     def __init__(self, lex: dict):
@@ -355,14 +245,14 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     cmp = Comparer(plan.lexicon.data)
     reader = plan.lexicon.value_reader()
     results: list[tuple] = []  # (check, k, field, value_type, told, written, stored, stored_from, verdict)
-    con.execute(_TOLD)
+    con.execute(TOLD)
     for k, vals, at, args, result, error, detail, tz, tz_source in con.execute(
             "SELECT k, any_value(vals), any_value(said_at), any_value(args), any_value(result), any_value(error), "
             "any_value(detail), any_value(tz), any_value(tz_source) FROM _ta_told GROUP BY k").fetchall():
         stored = stored_values(args, result, error, detail, cmp.patterns)
         results += [("told", k, *r) for r in _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source))]
     asks = {}
-    for (text,) in con.execute(_REQUESTS).fetchall():
+    for (text,) in con.execute(REQUESTS).fetchall():
         found = [v for v in reader.extract(text) if v.get("type") in _ASKABLE]
         if found:
             asks[text] = found
@@ -371,7 +261,7 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
         con.execute("CREATE OR REPLACE TEMP TABLE _ta_asks_with AS SELECT * FROM _ta_asks_in")
     finally:
         con.unregister("_ta_asks_in")
-    con.execute(_ASKED)
+    con.execute(ASKED)
     for k, asked, at, args, tz, tz_source in con.execute(
             "SELECT k, any_value(asked), any_value(said_at), any_value(args), any_value(tz), any_value(tz_source) "
             "FROM _ta_asked GROUP BY k").fetchall():
@@ -384,11 +274,11 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     con.register("_ta_results", pa.table({n: pa.array(list(c), types.get(n, pa.string())) for n, c in zip(names, cols)}))
     try:
         return con.sql(f"""
-            {_TOLD_VERDICTS}
+            {TOLD_VERDICTS}
             UNION ALL
             SELECT CAST(NULL AS VARCHAR), a.task_id, CAST(NULL AS INTEGER), a.seq, a.tool, a.check_kind, a.field,
                    a.value_type, a.told, a.written, a.stored, a.stored_from, a.verdict
-            FROM ({_ASKED_VERDICTS}) a
+            FROM ({ASKED_VERDICTS}) a
             ORDER BY 2, 4, 1 NULLS LAST, 7""").to_arrow_table()
     finally:
         con.unregister("_ta_results")

@@ -15,14 +15,17 @@
 -- - and by action class: the write's class is one that can back the claim's
 --   (backs, from [actions.*] backed_by; a write tool whose name has no verb,
 --   typed a write by annotation or config, fits any); a clause with no action
---   class ("All set!") or about a consequence ([object_consequences]: "the
---   payment has been processed" after a booking) is fitted by any write.
--- names_object: 1 when the tool's name names the claim's object.
+--   class ("All set!") or a generic one ("handled") is fitted by any write;
+-- - a claim about a consequence ([object_consequences]: "the difference has
+--   been refunded") is fitted by a write of the classes it follows from (a
+--   cancel) or one whose arguments carry it (payment_id).
+-- names_object: 1 when the tool's name names the claim's object. exact: 1 when
+-- the write fits by more than the broad family of create/update/book/refund.
 -- """
 WITH named AS (
     -- objects some write tool of the same source names: a claim about one is fitted by those tools only
     SELECT o.source_file, o.object, max(1) AS is_named
-    FROM (SELECT DISTINCT source_file, object FROM claimed_items WHERE object IS NOT NULL AND backs <> ',*,') o
+    FROM (SELECT DISTINCT source_file, object FROM claimed_items WHERE object IS NOT NULL AND follows = FALSE) o
     JOIN (SELECT DISTINCT source_file, tool FROM steps) u ON u.source_file = o.source_file
     JOIN tool_classes t ON t.tool = u.tool AND t.is_write = TRUE AND t.objects LIKE '%,' || o.object || ',%'
     GROUP BY o.source_file, o.object
@@ -30,7 +33,12 @@ WITH named AS (
 fits AS (
 
     SELECT i.reply_id, i.clause_no, i.task_id, w.seq, w.tool, w.outcome,
-           CASE WHEN i.object IS NOT NULL AND t.objects LIKE '%,' || i.object || ',%' THEN 1 ELSE 0 END AS names_object
+           CASE WHEN i.object IS NOT NULL AND t.objects LIKE '%,' || i.object || ',%' THEN 1 ELSE 0 END AS names_object,
+           -- fits by more than the family of classes: the same class, or a tool naming the object
+           CASE WHEN (i.object IS NOT NULL AND t.objects LIKE '%,' || i.object || ',%') OR i.action = t.action
+                     OR i.follows = TRUE OR i.backs = ',*,' OR i.action IS NULL OR t.action IS NULL
+                     OR (i.object IS NOT NULL AND regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re))
+                THEN 1 ELSE 0 END AS exact
     FROM claimed_items i
     JOIN write_steps w ON w.task_id = i.task_id
     JOIN tool_classes t ON t.tool = w.tool
@@ -40,9 +48,14 @@ fits AS (
            OR (w.msg_index IS NOT NULL AND w.msg_index < i.reply_index
                AND (i.prev_reply_index IS NULL OR w.msg_index >= i.prev_reply_index)))
       AND CASE
+              -- a consequence (a refund, a payment, invitations) follows from a write of its classes,
+              -- or from one whose arguments carry it (payment_id, attendees)
+              WHEN i.follows = TRUE THEN coalesce(i.backs, '') LIKE '%,' || coalesce(t.action, '?') || ',%'
+                   OR regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re)
+                   OR t.objects LIKE '%,' || coalesce(i.follows_object, '?') || ',%'
               WHEN coalesce(n.is_named, 0) = 1 AND NOT (t.objects LIKE '%,' || i.object || ',%') THEN FALSE
               -- a tool about other things, whose call does not mention the claim's object either
-              WHEN i.object IS NOT NULL AND i.backs <> ',*,' AND t.objects <> ',,'
+              WHEN i.object IS NOT NULL AND t.objects <> ',,'
                    AND NOT (t.objects LIKE '%,' || i.object || ',%')
                    AND NOT regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re) THEN FALSE
               WHEN i.action IS NULL OR i.backs = ',*,' OR t.action IS NULL THEN TRUE

@@ -9,7 +9,8 @@
 -- that fit it (_claim_fits.sql: by object, then by action class).
 -- status: backed (a fitting write is good), bad (fitting writes, none good),
 -- none (no fitting write in the window: the action was never attempted).
--- backing_seq: the last good fitting write, else the last fitting write.
+-- backing_seq: the last good fitting write, else the last fitting write;
+-- exact: 1 when a good write fits it by more than the broad class family.
 -- own_window: 1 when the writes judged are the reply's own (a source without
 -- positions, or a positioned reply with write calls since the previous one);
 -- 0 for a restated result judged by the whole task, which said_but_not_done
@@ -20,15 +21,17 @@ WITH per_item AS (
     SELECT reply_id, clause_no,
            coalesce(max(CASE WHEN outcome = 'good' AND names_object = 1 THEN seq END),
                     max(CASE WHEN outcome = 'good' THEN seq END)) AS good_seq,
-           max(seq) AS last_seq
+           max(seq) AS last_seq,
+           max(CASE WHEN outcome = 'good' AND exact = 1 THEN 1 ELSE 0 END) AS exact
     FROM claim_fits
     GROUP BY reply_id, clause_no
 )
-SELECT i.reply_id, i.task_id, i.reply_time, i.clause_no, i.action, i.object, i.clause, i.vals,
+SELECT i.reply_id, i.task_id, i.reply_time, i.clause_no, i.action, i.object, i.follows, i.clause, i.vals,
        CASE WHEN i.reply_index IS NULL OR i.has_recent = 1 THEN 1 ELSE 0 END AS own_window,
        CASE WHEN p.good_seq IS NOT NULL THEN 'backed' WHEN p.last_seq IS NOT NULL THEN 'bad' ELSE 'none' END AS status,
-       coalesce(p.good_seq, p.last_seq) AS backing_seq,
-       w.tool AS backing_tool
+       coalesce(p.good_seq, p.last_seq) AS backing_seq, coalesce(p.exact, 0) AS exact,
+       w.tool AS backing_tool, t.action AS backing_action
 FROM claimed_items i
 LEFT JOIN per_item p ON p.reply_id = i.reply_id AND p.clause_no = i.clause_no
 LEFT JOIN write_steps w ON w.task_id = i.task_id AND w.seq = coalesce(p.good_seq, p.last_seq)
+LEFT JOIN tool_classes t ON t.tool = w.tool

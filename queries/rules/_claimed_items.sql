@@ -10,7 +10,7 @@
 -- """
 WITH items AS (
     SELECT r.reply_id, r.task_id, r.reply_index, r.prev_reply_index, r.reply_time, k.source_file,
-           c.clause_no, c.action, c.object, c.object_re, c.backs, c.clause, c.vals
+           c.clause_no, c.action, c.object, c.object_re, c.follows, c.follows_object, c.backs, c.clause, c.vals
     FROM reply_claims r
     JOIN claim_items c ON c.reply_text = r.reply_text
     LEFT JOIN tasks k ON k.task_id = r.task_id

@@ -62,8 +62,16 @@ per_reply AS (
     GROUP BY b.reply_id
 ),
 spent AS (
-    -- a claim whose write already stored another claim's value (value_checks: unbacked)
+    -- a claim whose write already stored another claim's value (value_checks: unbacked) ...
     SELECT DISTINCT reply_id, clause_no, 1 AS spent FROM value_checks WHERE verdict = 'unbacked'
+    UNION
+    -- ... or a claim of something new whose only write changed something else, for another claim
+    -- that write fits exactly ("备注已改成…，可乐也加上了" over one updateOrderRemark)
+    SELECT a.reply_id, a.clause_no, 1
+    FROM claimed_actions a
+    JOIN claimed_actions b ON b.reply_id = a.reply_id AND b.backing_seq = a.backing_seq AND b.clause_no <> a.clause_no
+    WHERE a.status = 'backed' AND a.exact = 0 AND b.status = 'backed' AND b.exact = 1 AND a.follows = FALSE
+      AND a.action IN ('create', 'book') AND a.backing_action NOT IN ('create', 'book') AND a.action <> b.action
 ),
 per_claim AS (
     -- claimed actions (clauses with an action class), backed or never attempted
