@@ -29,7 +29,7 @@ READING_COLUMNS = [("reply_text", "VARCHAR"), ("is_claim", "BOOLEAN"), ("admits_
 CLAIM_COLUMNS = [("reply_text", "VARCHAR"), ("clause_no", "INTEGER"), ("action", "VARCHAR"), ("object", "VARCHAR"),
                  ("object_re", "VARCHAR"), ("follows", "BOOLEAN"), ("follows_object", "VARCHAR"), ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR")]
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
-                ("objects", "VARCHAR")]
+                ("objects", "VARCHAR"), ("main_object", "VARCHAR")]
 
 _TEXTS = """
 SELECT DISTINCT content FROM messages
@@ -159,12 +159,15 @@ def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     groups = ObjectGroups(plan.lexicon.data)
     rows = [typer.classify(tool, ro, de) for tool, ro, de in con.execute(_TOOLS).fetchall()]
     # ",bag,reservation," so a rule asks "names bag?" with one portable LIKE
-    named = ["," + ",".join(groups.of_tool_words(words(r.tool))) + "," for r in rows]
+    named_lists = [groups.of_tool_words(words(r.tool)) for r in rows]
+    named = ["," + ",".join(g) + "," for g in named_lists]
     return pa.table({"tool": pa.array([r.tool for r in rows], pa.string()),
                      "is_write": pa.array([r.is_write for r in rows], pa.bool_()),
                      "action": pa.array([r.action for r in rows], pa.string()),
                      "reason": pa.array([r.reason for r in rows], pa.string()),
-                     "objects": pa.array(named, pa.string())})
+                     "objects": pa.array(named, pa.string()),
+                     # the thing the tool is mainly about (update_reservation_flights: reservation)
+                     "main_object": pa.array([g[0] if g else None for g in named_lists], pa.string())})
 
 
 def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:

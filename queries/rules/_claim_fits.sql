@@ -4,11 +4,12 @@
 -- description = """
 -- One row per (claimed action, write step of its window that fits it). A write
 -- fits a claim when:
--- - the claim names an object some write tool of the same source file names
---   too (bags: update_reservation_baggages): only tools naming it fit. Asked
---   within the claim's source file: one agent's tools (an airline agent's
---   baggage tool says nothing of a shop's "Luggage Set"), and a file that
---   never used the tool falls back to what follows;
+-- - the claim names an object a sibling tool names too (bags:
+--   update_reservation_baggages, a write tool of the same source file about
+--   the same thing as one of this turn's writes, a reservation): only tools
+--   naming it fit. One agent's tools: an airline agent's baggage tool says
+--   nothing of a shop's "Luggage Set", a ticketing tool nothing of a cinema's
+--   orders; where no sibling names it, what follows decides;
 -- - a tool that names other things (hotelOrderModify) fits a claim about an
 --   object (breakfast) only when its arguments mention it (a returned record
 --   describes everything the thing has, not what this call changed);
@@ -23,12 +24,17 @@
 -- the write fits by more than the broad family of create/update/book/refund.
 -- """
 WITH named AS (
-    -- objects some write tool of the same source names: a claim about one is fitted by those tools only
-    SELECT o.source_file, o.object, max(1) AS is_named
-    FROM (SELECT DISTINCT source_file, object FROM claimed_items WHERE object IS NOT NULL AND follows = FALSE) o
-    JOIN (SELECT DISTINCT source_file, tool FROM steps) u ON u.source_file = o.source_file
-    JOIN tool_classes t ON t.tool = u.tool AND t.is_write = TRUE AND t.objects LIKE '%,' || o.object || ',%'
-    GROUP BY o.source_file, o.object
+    -- claims about an object a sibling tool names: a write tool of the same source that names the
+    -- object and is about the same thing as a write of this task (update_reservation_baggages beside
+    -- update_reservation_flights); only tools naming the object fit such a claim
+    SELECT DISTINCT i.reply_id, i.clause_no, 1 AS is_named
+    FROM claimed_items i
+    JOIN write_steps w ON w.task_id = i.task_id
+    JOIN tool_classes tw ON tw.tool = w.tool AND tw.main_object IS NOT NULL
+    JOIN (SELECT DISTINCT source_file, tool FROM steps) u ON u.source_file = i.source_file
+    JOIN tool_classes tu ON tu.tool = u.tool AND tu.is_write = TRUE
+         AND tu.objects LIKE '%,' || i.object || ',%' AND tu.objects LIKE '%,' || tw.main_object || ',%'
+    WHERE i.object IS NOT NULL AND i.follows = FALSE
 ),
 fits AS (
 
@@ -43,7 +49,7 @@ fits AS (
     JOIN write_steps w ON w.task_id = i.task_id
     JOIN tool_classes t ON t.tool = w.tool
     JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
-    LEFT JOIN named n ON n.object = i.object AND n.source_file = i.source_file
+    LEFT JOIN named n ON n.reply_id = i.reply_id AND n.clause_no = i.clause_no
     WHERE (i.has_recent = 0
            OR (w.msg_index IS NOT NULL AND w.msg_index < i.reply_index
                AND (i.prev_reply_index IS NULL OR w.msg_index >= i.prev_reply_index)))
