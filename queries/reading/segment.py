@@ -26,7 +26,7 @@ _QUOTED = re.compile(r"“[^”\n]{0,300}”|「[^」\n]{0,300}」|『[^』\n]{0
                      r"|\"[^\"\n]{0,300}\"|《[^》\n]{0,100}》")
 # asides in parentheses: "(change of plan, airline canceled flight, or other reasons)"
 _PAREN = re.compile(r"\([^()\n]{0,200}\)|（[^（）\n]{0,200}）")
-_PLACEHOLDER = re.compile(r"(?<![\w])" + QUOTE_PLACEHOLDER + r"(?![\w])")
+_PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9_])" + QUOTE_PLACEHOLDER + r"(?![A-Za-z0-9_])")  # 内容是Q counts
 _MARKDOWN = re.compile(r"^\s*([-*+•·]|\d{1,3}[.)、]|#{1,6})\s+", re.M)
 _EMPHASIS = re.compile(r"\*\*|__|~~")
 _EMOJI = "\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D"

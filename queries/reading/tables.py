@@ -122,6 +122,17 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
 _MONEY_MOVES = re.compile(r"\b(refund|credit|charge|paid|debit|reimburs)|退款|退回|退还|扣款|扣除|到账|返还|支付了", re.I)
 
 
+def _clause_values(r, j: int, values) -> list[dict]:
+    """The values clause j states, with its quotations and the asides in parentheses
+    ("后天（12 月 3 日）": the date in the aside is told too)."""
+    seg = r.segments[j]
+    found = values.extract(r.clauses[j].text)
+    found += [{"type": "quote", "text": q, "value": q} for q in seg.quotes if len(q.strip()) > 1]
+    for aside in seg.asides:
+        found += values.extract(aside)
+    return found
+
+
 def _claim_values(r, i: int, values) -> list[dict]:
     """The values claim i states: its own clause's and those of the plain clauses that continue its
     sentence ("…has been updated, with an upgrade to business class"); after a bare headline
@@ -129,8 +140,15 @@ def _claim_values(r, i: int, values) -> list[dict]:
     the money this claim moved ("A refund of $54.85 will be credited") belong to the last claim."""
     found: list[dict] = []
     head = r.segments[i]
-    bare = len(r.clauses[i].text.split()) <= 2 and len(r.clauses[i].text) <= 12
+    # a bare opening headline ("Booked!") is followed by what was booked
+    bare = i == 0 and len(r.clauses[i].text.split()) <= 2 and len(r.clauses[i].text) <= 12
     sentence = head.sentence
+    # plain clauses just before the claim in its sentence say what it is about ("next Monday at 10pm
+    # it is, the reminder is set"; "13:40前后没有别的事,给车加油的提醒已为您设置")
+    for j in range(i - 1, -1, -1):
+        if r.clauses[j].kind != "other" or r.segments[j].sentence != sentence:
+            break
+        found += _clause_values(r, j, values)
     for j in range(i, len(r.clauses)):
         seg, c = r.segments[j], r.clauses[j]
         if j > i and c.kind != "other" and not (c.kind == "future" and not found):
@@ -139,10 +157,7 @@ def _claim_values(r, i: int, values) -> list[dict]:
             if not (bare and not found and seg.sentence == sentence + 1):
                 break
             sentence = seg.sentence
-        found += values.extract(c.text)
-        found += [{"type": "quote", "text": q, "value": q} for q in seg.quotes if len(q.strip()) > 1]
-        for aside in seg.asides:  # "后天（12 月 3 日）": the date in the aside is told too
-            found += values.extract(aside)
+        found += _clause_values(r, j, values)
     if i == r.standing[-1]:
         for c in r.clauses[j + 1:] if len(r.clauses) > i + 1 else []:
             if c.kind in ("other", "future") and _MONEY_MOVES.search(c.text):
