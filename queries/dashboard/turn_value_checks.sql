@@ -11,4 +11,4 @@ LEFT JOIN claimed_actions c ON c.reply_id = v.reply_id AND c.clause_no = v.claus
 LEFT JOIN turn_replies r ON r.reply_id = v.reply_id
 WHERE v.task_id = $task_id
 ORDER BY CASE v.check_kind WHEN 'told' THEN 0 ELSE 1 END, c.reply_time NULLS LAST, r.reply_index NULLS LAST,
-         v.reply_id, v.clause_no, v.seq, v.field
+         v.reply_id, v.clause_no, v.seq, v.field, v.told, v.stored

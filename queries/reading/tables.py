@@ -149,19 +149,29 @@ def _claim_values(r, i: int, values) -> list[dict]:
         if r.clauses[j].kind != "other" or r.segments[j].sentence != sentence:
             break
         found += _clause_values(r, j, values)
+    stop = len(r.clauses)
     for j in range(i, len(r.clauses)):
         seg, c = r.segments[j], r.clauses[j]
         if j > i and c.kind != "other" and not (c.kind == "future" and not found):
+            stop = j
             break
         if j > i and seg.sentence != sentence:
             if not (bare and not found and seg.sentence == sentence + 1):
+                stop = j
                 break
             sentence = seg.sentence
         found += _clause_values(r, j, values)
     if i == r.standing[-1]:
-        for c in r.clauses[j + 1:] if len(r.clauses) > i + 1 else []:
-            if c.kind in ("other", "future") and _MONEY_MOVES.search(c.text):
-                found += [v for v in values.extract(c.text) if v.get("type") == "amount" and v not in found]
+        # after the last claim: the money it moved, and, where it is the reply's one claim, the id it
+        # made in the next sentence ("Your order has been placed! Order number #W7305412.")
+        alone = len(r.standing) == 1
+        for k in range(stop, len(r.clauses)):
+            c = r.clauses[k]
+            if c.kind in ("other", "future"):
+                money = _MONEY_MOVES.search(c.text) is not None
+                made = alone and r.segments[k].sentence == head.sentence + 1
+                found += [v for v in _clause_values(r, k, values) if v not in found and (
+                    (v.get("type") == "amount" and money) or (v.get("type") == "id" and v.get("kind") and made))]
     return found
 
 

@@ -42,6 +42,9 @@ _TEXT_WORDS = {"content", "title", "name", "text", "note", "summary", "subject",
 _ASKABLE = ("time", "choice", "count", "amount", "id")  # what a request can ask a write to hold
 _TIERS = {"readback": 0, "result": 1, "args": 2}
 _COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size"}
+# a confirmation code is the reservation's or booking's id
+_ID_KINDS = {k: {"confirmation", "reservation", "booking", "reference", "record", "locator"}
+             for k in ("confirmation", "reservation", "booking", "reference")}
 _ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
 # when the record was written, not a value of it
 _RECORD_TIMES = {"created_at", "updated_at", "modified_at", "inserted_at", "deleted_at", "create_time", "update_time",
@@ -96,7 +99,9 @@ class Comparer:
         if kind == "choice":
             if _norm(told.get("text") or "") in self.ambiguous.get(told.get("enum"), ()):
                 return None
-            member = self.enums.get(told.get("enum"), {}).get(_norm(v)) if isinstance(v, str) else None
+            names = self.enums.get(told.get("enum"), {})
+            # a stored id of the choice ("credit_card_7815", "gift_card_0934") names its member
+            member = (names.get(_norm(v)) or names.get(re.sub(r"[\s]*\d+$", "", _norm(v)))) if isinstance(v, str) else None
             return None if member is None else member == told.get("value")
         if kind == "amount":
             if isinstance(v, bool) or not isinstance(v, (int, float)) or last not in _AMOUNT_WORDS:
@@ -113,8 +118,8 @@ class Comparer:
             added = told.get("claim_action") == "create" and key[:1] == ["total"]
             return v == told.get("value") or (added and v >= (told.get("value") or 0))
         if kind == "id":
-            kind_word = told.get("kind")
-            if not isinstance(v, str) or not kind_word or last not in _ID_WORDS or kind_word not in key:
+            kinds = _ID_KINDS.get(told.get("kind"), {told.get("kind")})
+            if not isinstance(v, str) or not told.get("kind") or last not in _ID_WORDS or not kinds & set(key):
                 return None
             return _plain_id(v) == _plain_id(told.get("value") or "")
         if kind == "quote":
@@ -230,9 +235,12 @@ def _said(tz: str | None, tz_source: str | None) -> bool:
 def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zone_known: bool = True) -> list[tuple]:
     out = []
     when = _local(at, tz or "UTC")
+    dated = any(w.get("type") == "time" and w.get("date") for w in wants)
     for vi, want in enumerate(wants):
         if want.get("role") == "from":
             continue
+        if dated and want.get("type") == "time" and not want.get("date") and want.get("hour") is None:
+            continue  # "next Wednesday, 9 December": the date says which Wednesday
         # a stored time with an offset is read in the user's zone; with no zone named, it is not judged
         hit = cmp.compare(want, stored, when, (tz or "UTC") if zone_known else None)
         if hit:
