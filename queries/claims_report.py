@@ -23,7 +23,9 @@ from typing import Any
 
 import duckdb
 
-from .engine import _prepare, plan_run  # noqa: PLC2701 - the engine's own turn model, not a copy
+from .config import ConfigError
+from .engine import EngineError, _prepare, plan_run  # noqa: PLC2701 - the engine's own turn model, not a copy
+from .rulefile import RuleLoadError
 
 _SQL = Path(__file__).resolve().parent / "dashboard"
 _SHADOWED = ("tasks", "messages", "steps")
@@ -93,9 +95,15 @@ def claims_report(con: duckdb.DuckDBPyConnection, task_id: str, model_ready: boo
     """The claims of `task_id`'s replies and the values checked, in reply order.
 
     model_ready: the turn model's temp tables are on `con` already (a live rules run, as explain
-    makes); else they are built on a cursor of `con` for this turn's conversation only."""
+    makes); else they are built on a cursor of `con` for this turn's conversation only. A turn
+    model that cannot be built (a broken rules config or lexicon) is the report's error, so a
+    page shows the rest of the turn."""
     if model_ready:
         return _read(con, task_id)
+    try:
+        plan = _plan(config_path)
+    except (EngineError, ConfigError, RuleLoadError) as exc:
+        return ClaimsReport(task_id, error=str(exc))
     cur = con.cursor()  # its own temp tables: the caller's connection never sees the stand-ins
     try:
         cur.execute("CREATE OR REPLACE TEMP TABLE _ta_claim_turn AS SELECT CAST($t AS VARCHAR) AS task_id",
@@ -103,7 +111,7 @@ def claims_report(con: duckdb.DuckDBPyConnection, task_id: str, model_ready: boo
         cur.execute(_sql("turn_claim_scope"))
         for name in _SHADOWED:
             cur.execute(f"ALTER TABLE temp._ta_scope_{name} RENAME TO {name}")
-        failed = _prepare(cur, _plan(config_path))
+        failed = _prepare(cur, plan)
         if _missing(cur) and failed:
             return ClaimsReport(task_id, error="; ".join(f"{t}: {e}" for t, e in failed.items()))
         return _read(cur, task_id)

@@ -17,6 +17,7 @@ from typing import Any
 
 import duckdb
 
+from .claims_report import ClaimsReport, action_text, claims_report, stored_text
 from .engine import execute_plan, plan_run
 from .rulefile import SEVERITY_RANK
 from .runs import _dicts, resolve_run
@@ -64,6 +65,7 @@ class Explanation:
     audits: list[dict[str, Any]]
     source: str  # "live (now=...)" or "run <id>"
     messages: list[dict[str, Any]] = field(default_factory=list)  # the conversation around the turn, in order
+    claims: ClaimsReport | None = None  # each claimed action and value against what was written (live)
 
 
 def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None = None, config=None,
@@ -106,6 +108,7 @@ def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None =
                         "CAST(result AS VARCHAR) AS result, started_at FROM steps WHERE task_id = ? ORDER BY seq",
                    [task_id])
     messages = _dicts(con, TURN_MESSAGES_SQL, {"task_id": task_id})
+    claims = claims_report(con, task_id, model_ready=True)  # the turn model evaluated just above
     audits = _dicts(con, """
         SELECT audit_id, action, result, created_at, task_id FROM audit_logs
         WHERE task_id = $t
@@ -114,7 +117,7 @@ def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None =
         ORDER BY created_at, audit_id""",
         {"t": task_id, "u": task.get("user_id"), "start": task.get("started_at") or datetime.min,
          "end": task.get("finished_at") or task.get("started_at") or datetime.max})
-    return Explanation(task, verdicts, decision, replies, steps, audits, source, messages)
+    return Explanation(task, verdicts, decision, replies, steps, audits, source, messages, claims)
 
 
 def render_text(e: Explanation) -> str:
@@ -149,6 +152,7 @@ def render_text(e: Explanation) -> str:
         if r.get("reply_time") is None and r.get("reply_index") is not None:
             when = f"(no time, message #{r['reply_index']})"
         out.append(f"{when} [{r['link']}, {claim}] {r['reply_text']}")
+    out += _claims_text(e.claims, live_note=not e.source.startswith("live"))
     out.append("--- Steps ---")
     if not e.steps:
         out.append("(no steps: nothing was executed)")
@@ -164,3 +168,43 @@ def render_text(e: Explanation) -> str:
         how = "by task_id" if a.get("task_id") else "by user+action+time"
         out.append(f"{_when(a['created_at'])} {a['action']} {a['result']} ({how})")
     return "\n".join(out)
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Columns padded to their widest cell, separated by ' | ', each line indented."""
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    return ["  " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+
+
+def _verdict_word(v: str | None) -> str:
+    return (v or "-") if v == "match" else (v or "-").upper()
+
+
+def _claims_text(c: ClaimsReport | None, live_note: bool = False) -> list[str]:
+    """Each action the replies claim with the write behind it ("none" when nothing), then each
+    value told or asked against what was written and what was read back or stored."""
+    out = ["--- Claims ---" + (" (evaluated live, not from the run)" if live_note else "")]
+    if c is None or c.error:
+        return out + [f"(claims could not be read: {c.error if c else 'no turn model'})"]
+    if not c.actions:
+        out.append("(no reply of this turn claims an action)")
+    else:
+        out += _table(["reply", "claimed action", "clause", "backed by"],
+                      [[a["reply_id"], action_text(a), f'"{a["clause"]}"',
+                        a["backed_by"] + (" (restated result, judged on the whole turn)" if a["restated"] else "")]
+                       for a in c.actions])
+    out.append("Values told (each against the write behind its claim):")
+    if not c.told:
+        out.append("  (no value told in a claim was compared with a write)")
+    else:
+        out += _table(["field", "told", "written", "read back / stored (from)", "verdict", "write", "reply"],
+                      [[v["field"], v["told"], v["written"] if v["written"] is not None else "-", stored_text(v),
+                        _verdict_word(v["verdict"]), f"{v['tool']} #{v['seq']}", v["reply_id"]] for v in c.told])
+    out.append("Asked vs done (the user's request against the write's arguments):")
+    if not c.asked:
+        out.append("  (no value asked for was compared with a write)")
+    else:
+        out += _table(["field", "asked", "written", "verdict", "write"],
+                      [[v["field"], v["told"], v["written"] if v["written"] is not None else "-",
+                        _verdict_word(v["verdict"]), f"{v['tool']} #{v['seq']}"] for v in c.asked])
+    return out

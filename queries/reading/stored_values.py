@@ -86,7 +86,7 @@ def stored_values(args, result, error: str | None, detail: str | None,
     return out
 
 
-def as_wall_clocks(value, zone: str | None) -> list[tuple[str | None, int, int, object]]:
+def as_wall_clocks(value, zone) -> list[tuple[str | None, int, int, object]]:
     """A stored time as (date 'YYYY-MM-DD' or None, hour, minute, the zone it is read in) wall
     clocks; hour -1 for a date alone. A naive value is read as written, in the turn's zone. A
     value with an offset is read as written, in its own offset (the system wrote the user's
@@ -106,17 +106,31 @@ def as_wall_clocks(value, zone: str | None) -> list[tuple[str | None, int, int, 
     off = m.group(7)
     if not off:
         return [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi, None)]
-    if off.upper() == "Z":
-        tz = timezone.utc
-    else:
-        sign = 1 if off[0] == "+" else -1
-        digits = off[1:].replace(":", "")
-        tz = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+    tz = _offset(off)
     clocks = [] if (tz is timezone.utc and not zone) else [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi, tz)]
     if zone:
         try:
-            local = datetime(y, mo, d, h, mi, tzinfo=tz).astimezone(ZoneInfo(zone))
-            clocks.append((local.strftime("%Y-%m-%d"), local.hour, local.minute, ZoneInfo(zone)))
+            where = ZoneInfo(zone) if isinstance(zone, str) else zone
+            local = datetime(y, mo, d, h, mi, tzinfo=tz).astimezone(where)
+            clocks.append((local.strftime("%Y-%m-%d"), local.hour, local.minute, where))
         except (ValueError, KeyError, OSError):
             pass
     return clocks
+
+
+def _offset(off: str):
+    if off.upper() == "Z":
+        return timezone.utc
+    sign = 1 if off[0] == "+" else -1
+    digits = off[1:].replace(":", "")
+    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+
+
+def local_offset(stored: list[Stored]):
+    """The UTC offset a write's own local times carry (start 2026-12-09T10:00:00+08:00), as the
+    user's zone for its other values where nobody named one; None when none carries one."""
+    for s in stored:
+        m = _STAMP.match(s.value) if isinstance(s.value, str) else None
+        if m and m.group(7) and m.group(7).upper() != "Z":
+            return _offset(m.group(7))
+    return None

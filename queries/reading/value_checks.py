@@ -26,7 +26,7 @@ import duckdb
 import pyarrow as pa
 
 from .objects import ObjectGroups
-from .stored_values import Stored, as_wall_clocks, stored_values
+from .stored_values import Stored, as_wall_clocks, local_offset, stored_values
 from .tools import words
 from .value_checks_sql import ASKED, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_VERDICTS
 
@@ -43,8 +43,9 @@ _ASKABLE = ("time", "choice", "count", "amount", "id")  # what a request can ask
 _TIERS = {"readback": 0, "result": 1, "args": 2}
 _COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size"}
 # a confirmation code is the reservation's or booking's id
-_ID_KINDS = {k: {"confirmation", "reservation", "booking", "reference", "record", "locator"}
-             for k in ("confirmation", "reservation", "booking", "reference")}
+_ID_KINDS = {**{k: {"confirmation", "reservation", "booking", "reference", "record", "locator"}
+                for k in ("confirmation", "reservation", "booking", "reference")},
+             "order": {"order", "reservation", "booking"}}  # 订单号 names a booking as often as an order
 _ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
 # when the record was written, not a value of it
 _RECORD_TIMES = {"created_at", "updated_at", "modified_at", "inserted_at", "deleted_at", "create_time", "update_time",
@@ -210,12 +211,13 @@ def _told_days(told: dict, at: datetime | None) -> list[str]:
     return []
 
 
-def _local(at: str | None, zone: str | None) -> datetime | None:
+def _local(at: str | None, zone) -> datetime | None:
     if not at:
         return None
     try:
         t = datetime.fromisoformat(at)
-        return t.astimezone(ZoneInfo(zone)) if zone and t.tzinfo else t
+        where = ZoneInfo(zone) if isinstance(zone, str) else zone
+        return t.astimezone(where) if where and t.tzinfo else t
     except (ValueError, KeyError, OSError):
         return None
 
@@ -234,7 +236,8 @@ def _said(tz: str | None, tz_source: str | None) -> bool:
 
 def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zone_known: bool = True) -> list[tuple]:
     out = []
-    when = _local(at, tz or "UTC")
+    hint = None if zone_known else local_offset(stored)  # where nobody named a zone, the write's own offset
+    when = _local(at, tz or "UTC") if hint is None else _local(at, hint)
     dated = any(w.get("type") == "time" and w.get("date") for w in wants)
     for vi, want in enumerate(wants):
         if want.get("role") == "from":
@@ -242,7 +245,7 @@ def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zo
         if dated and want.get("type") == "time" and not want.get("date") and want.get("hour") is None:
             continue  # "next Wednesday, 9 December": the date says which Wednesday
         # a stored time with an offset is read in the user's zone; with no zone named, it is not judged
-        hit = cmp.compare(want, stored, when, (tz or "UTC") if zone_known else None)
+        hit = cmp.compare(want, stored, when, (tz or "UTC") if zone_known else hint)
         if hit:
             field, value, source, written, verdict = hit
             out.append((vi, field, want["type"], want.get("text"), _text(written), _text(value), source, verdict))
