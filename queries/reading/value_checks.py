@@ -40,6 +40,7 @@ _AMOUNT_WORDS = {"amount", "price", "total", "cost", "paid", "fee", "charge", "r
 _TEXT_WORDS = {"content", "title", "name", "text", "note", "summary", "subject", "message", "description", "body",
                "label", "memo"}
 _ASKABLE = ("time", "choice", "count", "amount", "id")  # what a request can ask a write to hold
+_CJK = re.compile(r"[\u3400-\u9fff]")
 _TIERS = {"readback": 0, "result": 1, "args": 2}
 _COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size"}
 # a confirmation code is the reservation's or booking's id
@@ -169,7 +170,8 @@ def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool 
         if use_clock:
             ok = (h, m) == (hour, minute) or bool(told.get("ambiguous_12h") and (h % 12, m) == (hour % 12, minute))
         if ok and use_day:
-            ok = any(_same_day(date, d, loose_day and tz is None and not told.get("date")) for d in days)
+            relative = told.get("day_offset") is not None or told.get("weekday") is not None
+            ok = any(_same_day(date, d, loose_day and tz is None and relative and not told.get("date")) for d in days)
         judged, agree = True, agree or ok
     return agree if judged else None
 
@@ -201,7 +203,10 @@ def _told_days(told: dict, at: datetime | None) -> list[str]:
         ahead = (told["weekday"] - at.weekday()) % 7
         if told.get("week_offset"):
             ahead = 7 * told["week_offset"] + told["weekday"] - at.weekday()
-        options = [ahead, ahead + 7] if ahead == 0 or (told.get("week_offset") and ahead < 7) else [ahead]
+        # 下周一 is next week's Monday; English "next Monday" is either, and a weekday said on that
+        # weekday ("Monday", on a Monday) may be today or in a week
+        english_next = told.get("week_offset") and not _CJK.search(told.get("text") or "")
+        options = [ahead, ahead + 7] if ahead == 0 or (english_next and ahead < 7) else [ahead]
         return [(at + timedelta(days=d)).strftime("%Y-%m-%d") for d in options]
     if told.get("day_of_month"):
         day = told["day_of_month"]
