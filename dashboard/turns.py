@@ -13,6 +13,7 @@ import streamlit as st
 from . import safe
 from .verdict import Verdict
 from ..queries import marks, outcomes
+from ..queries.claims_report import ClaimsReport, action_text, claims_report, stored_text
 
 EVER = {"since": datetime(1970, 1, 1, tzinfo=timezone.utc), "until": datetime(2200, 1, 1, tzinfo=timezone.utc)}
 
@@ -230,3 +231,48 @@ def nearby_section(near: pd.DataFrame, tz: str) -> None:
         return
     st.dataframe(times_as_text(near[["created_at", "turn", "what", "kind", "text", "id"]], tz), hide_index=True,
                  column_config={"text": st.column_config.TextColumn(width="large")})
+
+
+def claims_of(con, task_id: str) -> ClaimsReport:
+    """The claims of one turn against its writes (cached per data change by the caller)."""
+    return claims_report(con, task_id)
+
+
+def claims_section(rep: ClaimsReport) -> None:
+    """Each action the turn's replies claim and the write behind it ("none" when nothing), then
+    each value told or asked: what was said, what was written, what was read back or stored
+    (queries/claims_report.py, the same rows `trace-audit explain` prints). Static tables, whose
+    cells wrap at 800 px; st.table reads its cells as Markdown, so every cell goes through md()."""
+    st.markdown("**What the replies claim, and the write behind each claim**")
+    if rep.error:
+        st.caption(safe.md(f"The claims could not be read: {rep.error}"))
+        return
+    if not rep.actions:
+        st.caption("No reply of this turn claims an action.")
+    else:
+        _table({"claimed action": [action_text(a) for a in rep.actions],
+                "backed by": [a["backed_by"] + (" (restated, judged on the whole turn)" if a["restated"] else "")
+                              for a in rep.actions],
+                "clause": [a["clause"] for a in rep.actions],
+                "reply": [a["reply_id"] for a in rep.actions]})
+    st.markdown("**Values told to the user, against what was written and read back or stored**")
+    if not rep.told:
+        st.caption("No value told in a claim was compared with a write.")
+    else:
+        _table(_values(rep.told, "told"))
+    if rep.asked:
+        st.markdown("**Values the user asked for, against what was written**")
+        _table({k: v for k, v in _values(rep.asked, "asked").items() if k != "read back / stored (from)"})
+
+
+def _values(rows: list[dict], said: str) -> dict[str, list]:
+    return {"field": [v["field"] for v in rows], said: [v["told"] for v in rows],
+            "written": [v["written"] for v in rows],
+            "read back / stored (from)": [stored_text(v) for v in rows],
+            "verdict": [v["verdict"] for v in rows],
+            "step": [f"#{v['seq']}" for v in rows]}  # the write: its tool is in the claims and the steps tables
+
+
+def _table(columns: dict[str, list]) -> None:
+    frame = pd.DataFrame({name: [safe.md(v) for v in values] for name, values in columns.items()})
+    st.table(frame.style.hide(axis="index"))

@@ -172,6 +172,8 @@ for mid, content in shown:
     mark = " ◀ the reply in question" if reply and mid == reply else ""
     st.markdown("> " + safe.md_block(content).replace("  \n", "  \n> ") + (f"\n\n{mark}" if mark else ""))
 
+turns.claims_section(ctx.wh.call("claims", turns.claims_of, turn))
+
 st.markdown("**This turn's conversation** (in order)")
 if msgs.empty:
     st.caption("No message is tied to this turn.")
