@@ -103,7 +103,11 @@ class Reader:
         self._coordination = re.compile(
             r"\s*,?\s+(?:and|then|plus|&|as well as)\s+(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:also\s+|then\s+|just\s+)?"
             r"(?=(?:" + macros["PP_EN"] + r")\b)"
-            r"|(?:并且|并|同时|然后|以及)(?=(?:已经|已)?(?:" + macros["TO_YOU_ZH"] + r")?(?:" + macros["V_ZH"] + "))",
+            # "…closed and your last payment has been refunded": a new subject with its own claim
+            r"|\s*,?\s+and\s+(?=(?:your|the|my|our|their|his|her|its|all|both)\b[^,.;]{0,40}?\b"
+            r"(?:has|have|is|are|was|were)\s+(?:\w+\s+)?(?:been\s+)?(?:" + macros["PP_EN"] + r")\b)"
+            r"|(?:并且|并|同时|然后|以及)(?=(?:已经|已)?(?:" + macros["TO_YOU_ZH"] + r")?(?:重新|再|另外|又|也)?(?:"
+            + macros["V_ZH"] + "))",
             re.I)
         self._obj_re = re.compile(r"\b(" + macros["OBJ_EN"] + r")s?\b|(" + macros["OBJ_ZH"] + ")", re.I)
         self._cache: dict[tuple[str, str], ClauseReading] = {}
@@ -234,26 +238,26 @@ class Reader:
             return ClauseReading(text, "pre_existing", action, obj)
         return ClauseReading(text, "completion", action, obj)
 
-    def claimed_parts(self, c: Clause) -> list[ClauseReading]:
+    def claimed_parts(self, c: Clause, skip_first: bool = False) -> list[ClauseReading]:
         """A completion clause as the claims it makes: one per coordinated action ("moved your
         flight and added two bags" is two claims), each read on its own (action, object); a part
         that reads as no claim on its own keeps the whole clause's reading."""
         whole = self.read_clause(c)
         cuts = [m for m in self._coordination.finditer(c.text) if m.start() > 0]
         if not cuts:
-            return [self._phrased(whole)]
+            return [] if skip_first else [self._phrased(whole)]
         texts, pos = [], 0
         for m in cuts:
             texts.append(c.text[pos:m.start()])
             pos = m.end()
         texts.append(c.text[pos:])
         parts = []
-        for t in texts:
+        for t in texts[1:] if skip_first else texts:
             r = self.read_clause(Clause(t.strip(), c.sentence, c.index, c.closer))
             # a coordinated verb shares the claim's aspect: 已取消原订单并为你重新下单
             if r.kind == "completion" or (r.kind in ("other", "question") and r.action is not None):
                 parts.append(ClauseReading(r.text, "completion", r.action, r.object))
-        return [self._phrased(p) for p in (parts or [whole])]
+        return [self._phrased(p) for p in (parts or ([] if skip_first else [whole]))]
 
     def _phrased(self, r: ClauseReading) -> ClauseReading:
         """A claim whose verb wraps its object ("let the group chat know") gets the phrase's class."""

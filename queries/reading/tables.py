@@ -84,13 +84,15 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
         admits.append(r.admits_failure)
         verdicts.append(r.verdict)
         clauses.append(json.dumps([c.as_dict() for c in r.clauses if c.kind != "other"], ensure_ascii=False))
-        for i in r.standing:
-            found = _claim_values(r, i, values)
-            parts = reader.claimed_parts(r.segments[i])
+        for i in _claim_clauses(r):
+            found = _claim_values(r, i, values) if i in r.standing else []
+            # a plain clause may claim in a coordinated part ("…, CO 80203 and switched the payment…")
+            parts = reader.claimed_parts(r.segments[i], skip_first=i not in r.standing)
             for k, c in enumerate(parts):
                 box = containers.search(c.text)  # "it's on your calendar": made, and where
                 action = c.action or (box and "create") or None
-                group = groups.of_word(c.object) or (groups.of_word(box.group(0)) if box else None)
+                # "added your flight to your calendar": the write is the calendar's
+                group = (groups.of_word(box.group(0)) if box else None) or groups.of_word(c.object)
                 # a continuation's values ("…并为你重新下单，新订单号 #W2239115") follow the last part
                 mine = values.extract(c.text) if len(parts) > 1 else []
                 last = k == len(parts) - 1
@@ -120,6 +122,15 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
 
 # a later clause that tells where money went ("A refund of $54.85 will be credited to your PayPal")
 _MONEY_MOVES = re.compile(r"\b(refund|credit|charge|paid|debit|reimburs)|退款|退回|退还|扣款|扣除|到账|返还|支付了", re.I)
+
+
+def _claim_clauses(r) -> list[int]:
+    """The clauses that claim: the standing completion clauses, and plain clauses after the first
+    of them whose coordinated part does (an address cut at its commas, then "and switched…")."""
+    if not r.standing:
+        return []
+    first = r.standing[0]
+    return sorted(set(r.standing) | {j for j, c in enumerate(r.clauses) if j > first and c.kind == "other"})
 
 
 def _clause_values(r, j: int, values) -> list[dict]:
