@@ -77,6 +77,7 @@ class Plan:
     params: dict[str, dict[str, Any]]
     globals: dict[str, Any]
     lexicon: Any = None  # CompiledLexicon: the clause reader and the step-outcome patterns
+    value_matches: bool = False  # value_checks keeps the values that agreed too (a turn's report)
 
 
 def _sql_str(text: str) -> str:

@@ -108,7 +108,8 @@ def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None =
                         "CAST(result AS VARCHAR) AS result, started_at FROM steps WHERE task_id = ? ORDER BY seq",
                    [task_id])
     messages = _dicts(con, TURN_MESSAGES_SQL, {"task_id": task_id})
-    claims = claims_report(con, task_id, model_ready=True)  # the turn model evaluated just above
+    # rebuilt for this turn's conversation: a rules run keeps only the values that disagree
+    claims = claims_report(con, task_id)
     audits = _dicts(con, """
         SELECT audit_id, action, result, created_at, task_id FROM audit_logs
         WHERE task_id = $t

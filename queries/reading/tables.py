@@ -24,9 +24,10 @@ from ..config import DEFAULT_WRITE_NAMES
 from .objects import ObjectGroups
 from .tools import ToolTyper, words
 
-READING_COLUMNS = [("reply_text", "VARCHAR"), ("is_claim", "BOOLEAN"), ("admits_failure", "BOOLEAN"),
-                   ("verdict", "VARCHAR"), ("clauses", "VARCHAR")]
-CLAIM_COLUMNS = [("reply_text", "VARCHAR"), ("clause_no", "INTEGER"), ("action", "VARCHAR"), ("object", "VARCHAR"),
+READING_COLUMNS = [("reply_text", "VARCHAR"), ("text_id", "INTEGER"), ("is_claim", "BOOLEAN"),
+                   ("admits_failure", "BOOLEAN"), ("verdict", "VARCHAR"), ("clauses", "VARCHAR")]
+# claim_items is keyed by the reading's text_id, so the turn model carries an integer, not the text
+CLAIM_COLUMNS = [("text_id", "INTEGER"), ("clause_no", "INTEGER"), ("action", "VARCHAR"), ("object", "VARCHAR"),
                  ("object_re", "VARCHAR"), ("follows", "BOOLEAN"), ("follows_object", "VARCHAR"), ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR")]
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
                 ("objects", "VARCHAR"), ("main_object", "VARCHAR")]
@@ -78,7 +79,7 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
     texts = [r[0] for r in con.execute(_TEXTS).fetchall()]
     claims, admits, verdicts, clauses = [], [], [], []
     items: dict[str, list] = {name: [] for name, _ in CLAIM_COLUMNS}
-    for t in texts:
+    for n, t in enumerate(texts):
         r = reader.read(t)
         claims.append(r.is_claim)
         admits.append(r.admits_failure)
@@ -102,7 +103,7 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
                     group = "payment"  # "the $8 difference has been refunded": money that moved with a write
                 follows_from = group in follows
                 evidence = "(?i)(" + consequences.get("evidence", {}).get(group, "$^") + ")" if follows_from else None
-                for name, value in (("reply_text", t), ("clause_no", i * 100 + k), ("action", action),
+                for name, value in (("text_id", n), ("clause_no", i * 100 + k), ("action", action),
                                     ("object", group), ("object_re", evidence or groups.pattern(group)),
                                     ("follows", follows_from),
                                     ("follows_object", (consequences.get("objects", {}).get(group) or [None])[0]
@@ -112,7 +113,8 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
                                     ("clause", c.text),
                                     ("vals", json.dumps(vals, ensure_ascii=False) if vals else None)):
                     items[name].append(value)
-    readings = pa.table({"reply_text": pa.array(texts, pa.string()), "is_claim": pa.array(claims, pa.bool_()),
+    readings = pa.table({"reply_text": pa.array(texts, pa.string()),
+                         "text_id": pa.array(range(len(texts)), pa.int32()), "is_claim": pa.array(claims, pa.bool_()),
                          "admits_failure": pa.array(admits, pa.bool_()),
                          "verdict": pa.array(verdicts, pa.string()), "clauses": pa.array(clauses, pa.string())})
     types = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BOOLEAN": pa.bool_()}

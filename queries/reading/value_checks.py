@@ -28,7 +28,7 @@ import pyarrow as pa
 from .objects import ObjectGroups
 from .stored_values import Stored, as_wall_clocks, local_offset, stored_values
 from .tools import words
-from .value_checks_sql import ASKED, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_VERDICTS
+from .value_checks_sql import ASKED, ASKED_INPUTS, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_INPUTS, TOLD_VERDICTS
 
 DEPENDS = ("claimed_actions", "claim_fits", "write_steps")  # the turn-model tables it reads
 CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", "INTEGER"), ("seq", "INTEGER"),
@@ -262,9 +262,7 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     reader = plan.lexicon.value_reader()
     results: list[tuple] = []  # (check, k, field, value_type, told, written, stored, stored_from, verdict)
     con.execute(TOLD)
-    for k, vals, at, args, result, error, detail, tz, tz_source in con.execute(
-            "SELECT k, any_value(vals), any_value(said_at), any_value(args), any_value(result), any_value(error), "
-            "any_value(detail), any_value(tz), any_value(tz_source) FROM _ta_told GROUP BY k").fetchall():
+    for k, vals, at, args, result, error, detail, tz, tz_source in con.execute(TOLD_INPUTS).fetchall():
         stored = stored_values(args, result, error, detail, cmp.patterns)
         results += [("told", k, *r) for r in _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source))]
     asks = {}
@@ -278,24 +276,24 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     finally:
         con.unregister("_ta_asks_in")
     con.execute(ASKED)
-    for k, asked, at, args, tz, tz_source in con.execute(
-            "SELECT k, any_value(asked), any_value(said_at), any_value(args), any_value(tz), any_value(tz_source) "
-            "FROM _ta_asked GROUP BY k").fetchall():
+    for k, asked, at, args, tz, tz_source in con.execute(ASKED_INPUTS).fetchall():
         # a list's length is no answer to a request: the user may have asked for it across several calls
         stored = [x for x in stored_values(args, None, None, None, []) if not x.field.endswith("#len")]
         results += [("asked", k, *r) for r in _compared(cmp, asks[asked], stored, at, tz, _said(tz, tz_source))]
     names = ["check_kind", "k", "vi", "field", "value_type", "told", "written", "stored", "stored_from", "verdict"]
-    types = {"k": pa.int64(), "vi": pa.int32()}
+    types = {"k": pa.uint64(), "vi": pa.int32()}
     cols = list(zip(*results)) if results else [[] for _ in names]
     con.register("_ta_results", pa.table({n: pa.array(list(c), types.get(n, pa.string())) for n, c in zip(names, cols)}))
     try:
+        # a rules run keeps only what may be a finding (the replies and writes with a mismatch, all
+        # their values); a turn's report (plan.value_matches) keeps the values that agreed too
+        every = "TRUE" if getattr(plan, "value_matches", False) else "FALSE"
         return con.sql(f"""
             {TOLD_VERDICTS}
             UNION ALL
             SELECT CAST(NULL AS VARCHAR), a.task_id, CAST(NULL AS INTEGER), a.seq, a.tool, a.check_kind, a.field,
                    a.value_type, a.told, a.written, a.stored, a.stored_from, a.verdict
-            FROM ({ASKED_VERDICTS}) a
-            ORDER BY 2, 4, 1 NULLS LAST, 7""").to_arrow_table()
+            FROM ({ASKED_VERDICTS}) a""".replace("$all_values", every)).to_arrow_table()
     finally:
         con.unregister("_ta_results")
 

@@ -4,23 +4,34 @@ Kept apart from the comparing Python: these statements run on DuckDB over the tu
 (claimed_actions, claim_fits, write_steps) and the warehouse.
 """
 
-# Inputs are grouped (k) so each distinct (values, write, hour, zone) is compared once: templated
-# assistants repeat the same reply over the same kind of write thousands of times.
+# Inputs are grouped by a hash of what is compared (k) so each distinct (values, write, hour, zone) is
+# compared once: templated assistants repeat the same reply over the same kind of write thousands of
+# times (a hash, not a rank: no sort of long texts).
 TOLD = """
 CREATE OR REPLACE TEMP TABLE _ta_told AS
-SELECT dense_rank() OVER (ORDER BY ca.vals, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
-                                   strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k,
-       ca.reply_id, ca.task_id, ca.clause_no, s.seq, s.tool,
-       CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.vals,
-       strftime(ca.reply_time, '%Y-%m-%dT%H:%M:%S+00:00') AS said_at,
-       CAST(s.args AS VARCHAR) AS args, CAST(s.result AS VARCHAR) AS result, s.error, s.detail, f.tz, f.tz_source
+SELECT hash(ci.vals, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
+            strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k,
+       ca.reply_id, ca.task_id, ca.text_id, ca.clause_no, s.seq, s.tool,
+       CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.reply_time, f.tz, f.tz_source
 FROM claimed_actions ca
+JOIN claim_items ci ON ci.text_id = ca.text_id AND ci.clause_no = ca.clause_no
 JOIN claim_fits w ON w.reply_id = ca.reply_id AND w.clause_no = ca.clause_no AND w.outcome <> 'not_started'
 JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
 LEFT JOIN tasks t ON t.task_id = ca.task_id
 LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_files GROUP BY path) f
        ON f.path = t.source_file
-WHERE ca.vals IS NOT NULL AND ca.own_window = 1
+WHERE ca.has_vals = 1 AND ca.own_window = 1
+"""
+# the texts of one example of each k (only the hash and ids are kept per row)
+TOLD_INPUTS = """
+SELECT o.k, ci.vals, strftime(o.reply_time, '%Y-%m-%dT%H:%M:%S+00:00'), CAST(s.args AS VARCHAR),
+       CAST(s.result AS VARCHAR), s.error, s.detail, o.tz, o.tz_source
+FROM (SELECT k, arg_min(task_id, task_id) AS task_id, arg_min(seq, task_id) AS seq,
+             arg_min(text_id, task_id) AS text_id, arg_min(clause_no, task_id) AS clause_no,
+             arg_min(reply_time, task_id) AS reply_time, any_value(tz) AS tz, any_value(tz_source) AS tz_source
+      FROM _ta_told GROUP BY k) o
+JOIN steps s ON s.task_id = o.task_id AND s.seq = o.seq
+JOIN claim_items ci ON ci.text_id = o.text_id AND ci.clause_no = o.clause_no
 """
 
 # A told value agrees when ANY write fitting its claim stored it (one reply, several writes); it is
@@ -30,6 +41,9 @@ TOLD_VERDICTS = """
 WITH r AS (
     SELECT o.reply_id, o.task_id, o.clause_no, o.seq, o.tool, o.is_backing, x.*
     FROM _ta_results x JOIN _ta_told o ON o.k = x.k WHERE x.check_kind = 'told'
+      AND ($all_values OR o.reply_id IN (
+          SELECT t.reply_id FROM _ta_told t JOIN _ta_results b ON b.k = t.k
+          WHERE b.check_kind = 'told' AND b.verdict = 'mismatch'))
 ),
 per_value AS (
     SELECT reply_id, clause_no, vi, max(CASE WHEN verdict = 'match' THEN 1 ELSE 0 END) AS any_match
@@ -68,7 +82,8 @@ LEFT JOIN (SELECT DISTINCT reply_id, clause_no, seq, field FROM matched_fields) 
 ASKED_VERDICTS = """
 WITH a AS (
     SELECT o.task_id, o.seq, o.tool, x.* FROM _ta_results x JOIN _ta_asked o ON o.k = x.k
-    WHERE x.check_kind = 'asked'
+    WHERE x.check_kind = 'asked' AND ($all_values OR x.k IN (
+          SELECT k FROM _ta_results WHERE check_kind = 'asked' AND verdict = 'mismatch'))
 ),
 matched AS (SELECT DISTINCT task_id, seq, field, value_type FROM a WHERE verdict = 'match')
 SELECT a.* FROM a
@@ -79,35 +94,67 @@ WHERE a.verdict = 'match' OR m.task_id IS NULL
 # the user's request for each write: the last user message before it (by position where the
 # source records one), else the task's goal; only requests that state a value (_ta_asks_with)
 ASKED = """
-CREATE OR REPLACE TEMP TABLE _ta_asked AS
-WITH asks AS (
+CREATE OR REPLACE TEMP TABLE _ta_asks AS
+WITH asked_tasks AS (
+    -- tasks with a request that states a value: their goal, or a user message (_ta_asks_with)
+    SELECT t.task_id FROM tasks t JOIN _ta_asks_with q ON q.asked = t.goal
+    UNION
+    SELECT m.task_id FROM messages m JOIN _ta_asks_with q ON q.asked = m.content
+    WHERE m.role = 'user' AND m.task_id IS NOT NULL
+),
+writes AS (
+    SELECT w.task_id, w.seq, w.tool, w.msg_index FROM write_steps w JOIN asked_tasks a ON a.task_id = w.task_id
+),
+asks AS (
     SELECT task_id, seq, content, created_at FROM (
         SELECT w.task_id, w.seq, m.content, m.created_at,
                row_number() OVER (PARTITION BY w.task_id, w.seq
-                                  ORDER BY TRY_CAST(json_extract_string(m.metadata, '$.message_index') AS INTEGER) DESC NULLS LAST,
-                                           m.created_at DESC NULLS LAST, m.message_id DESC) AS rn
-        FROM write_steps w
-        JOIN messages m ON m.task_id = w.task_id AND m.role = 'user' AND m.content IS NOT NULL
-        WHERE w.msg_index IS NULL
-           OR TRY_CAST(json_extract_string(m.metadata, '$.message_index') AS INTEGER) < w.msg_index) x
+                                  ORDER BY m.msg_index DESC NULLS LAST, m.created_at DESC NULLS LAST,
+                                           m.message_id DESC) AS rn
+        FROM writes w
+        JOIN (SELECT task_id, content, created_at, message_id,
+                     TRY_CAST(json_extract_string(metadata, '$.message_index') AS INTEGER) AS msg_index
+              FROM messages WHERE role = 'user' AND content IS NOT NULL
+                AND task_id IN (SELECT task_id FROM asked_tasks)) m ON m.task_id = w.task_id
+        WHERE w.msg_index IS NULL OR m.msg_index < w.msg_index) x
     WHERE rn = 1
+)
+SELECT * FROM asks;
+CREATE OR REPLACE TEMP TABLE _ta_asked AS
+WITH asked_tasks AS (
+    SELECT t.task_id FROM tasks t JOIN _ta_asks_with q ON q.asked = t.goal
+    UNION
+    SELECT m.task_id FROM messages m JOIN _ta_asks_with q ON q.asked = m.content
+    WHERE m.role = 'user' AND m.task_id IS NOT NULL
+),
+writes AS (
+    SELECT w.task_id, w.seq, w.tool, w.msg_index FROM write_steps w JOIN asked_tasks a ON a.task_id = w.task_id
 ),
 req AS (
     SELECT w.task_id, w.seq, w.tool, coalesce(a.content, t.goal) AS asked,
            coalesce(a.created_at, t.started_at) AS said_at, CAST(s.args AS VARCHAR) AS args, t.source_file
-    FROM write_steps w
+    FROM writes w
     JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
-    LEFT JOIN asks a ON a.task_id = w.task_id AND a.seq = w.seq
+    LEFT JOIN _ta_asks a ON a.task_id = w.task_id AND a.seq = w.seq
     LEFT JOIN tasks t ON t.task_id = w.task_id
     WHERE s.args IS NOT NULL
 )
-SELECT dense_rank() OVER (ORDER BY r.asked, r.args, strftime(r.said_at, '%Y-%m-%d %H'), f.tz) AS k,
-       r.task_id, r.seq, r.tool, r.asked, strftime(r.said_at, '%Y-%m-%dT%H:%M:%S+00:00') AS said_at, r.args, f.tz,
-       f.tz_source
+SELECT hash(r.asked, r.args, strftime(r.said_at, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k,
+       r.task_id, r.seq, r.tool, r.said_at, f.tz, f.tz_source
 FROM req r
 JOIN _ta_asks_with q ON q.asked = r.asked
 LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_files GROUP BY path) f
        ON f.path = r.source_file
+"""
+ASKED_INPUTS = """
+SELECT o.k, coalesce(a.content, t.goal), strftime(o.said_at, '%Y-%m-%dT%H:%M:%S+00:00'), CAST(s.args AS VARCHAR),
+       o.tz, o.tz_source
+FROM (SELECT k, arg_min(task_id, task_id) AS task_id, arg_min(seq, task_id) AS seq,
+             arg_min(said_at, task_id) AS said_at, any_value(tz) AS tz, any_value(tz_source) AS tz_source
+      FROM _ta_asked GROUP BY k) o
+JOIN steps s ON s.task_id = o.task_id AND s.seq = o.seq
+LEFT JOIN tasks t ON t.task_id = o.task_id
+LEFT JOIN _ta_asks a ON a.task_id = o.task_id AND a.seq = o.seq
 """
 REQUESTS = """
 SELECT DISTINCT content FROM messages WHERE role = 'user' AND content IS NOT NULL

@@ -4,7 +4,8 @@
 -- description = """
 -- One row per claimed action: each completion clause of a claiming reply that
 -- no later clause took back (claim_items, read once per distinct reply text by
--- queries/reading/tables.py), with the values it states (vals, JSON).
+-- queries/reading/tables.py); has_vals: it states values (claim_items.vals, JSON, by text_id
+-- and clause_no).
 -- The writes that can back it are those of the reply's window (_claimed_items)
 -- that fit it (_claim_fits.sql: by object, then by action class).
 -- status: backed (a fitting write is good), bad (fitting writes, none good),
@@ -26,7 +27,7 @@ WITH per_item AS (
     FROM claim_fits
     GROUP BY reply_id, clause_no
 )
-SELECT i.reply_id, i.task_id, i.reply_time, i.clause_no, i.action, i.object, i.follows, i.clause, i.vals,
+SELECT i.reply_id, i.task_id, i.text_id, i.reply_time, i.clause_no, i.action, i.object, i.follows, i.clause, i.has_vals,
        CASE WHEN i.reply_index IS NULL OR i.has_recent = 1 THEN 1 ELSE 0 END AS own_window,
        CASE WHEN p.good_seq IS NOT NULL THEN 'backed' WHEN p.last_seq IS NOT NULL THEN 'bad' ELSE 'none' END AS status,
        coalesce(p.good_seq, p.last_seq) AS backing_seq, coalesce(p.exact, 0) AS exact,

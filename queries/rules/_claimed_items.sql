@@ -9,10 +9,11 @@
 -- whole task's writes can).
 -- """
 WITH items AS (
-    SELECT r.reply_id, r.task_id, r.reply_index, r.prev_reply_index, r.reply_time, k.source_file,
-           c.clause_no, c.action, c.object, c.object_re, c.follows, c.follows_object, c.backs, c.clause, c.vals
+    SELECT r.reply_id, r.task_id, r.text_id, r.reply_index, r.prev_reply_index, r.reply_time, k.source_file,
+           c.clause_no, c.action, c.object, c.object_re, c.follows, c.follows_object, c.backs, c.clause,
+           CASE WHEN c.vals IS NULL THEN 0 ELSE 1 END AS has_vals
     FROM reply_claims r
-    JOIN claim_items c ON c.reply_text = r.reply_text
+    JOIN claim_items c ON c.text_id = r.text_id
     LEFT JOIN tasks k ON k.task_id = r.task_id
     WHERE r.is_claim = TRUE
 ),

@@ -9,7 +9,7 @@
 -- failure or a negated action), verdict (claim | retracted | no_claim) and the
 -- classified clauses (kind, action class, object) as JSON.
 -- """
-SELECT r.*, coalesce(rr.is_claim, FALSE) AS is_claim, coalesce(rr.admits_failure, FALSE) AS admits_failure,
+SELECT r.*, rr.text_id, coalesce(rr.is_claim, FALSE) AS is_claim, coalesce(rr.admits_failure, FALSE) AS admits_failure,
        rr.verdict, rr.clauses
 FROM turn_replies r
 LEFT JOIN reply_readings rr ON rr.reply_text = r.reply_text

@@ -18,17 +18,11 @@
 -- kind: mismatch. One finding per reply and field.
 -- """
 -- message = "the reply told {field} = {told}, the write stored {stored} ({stored_from}): {reply}"
-WITH bad AS (
-    SELECT reply_id, task_id, field, min(seq) AS seq
-    FROM value_checks
-    WHERE check_kind = 'told' AND verdict = 'mismatch'
-    GROUP BY reply_id, task_id, field
-),
-firsts AS (
+WITH firsts AS (
+    -- one finding per reply and field: its first write, then its first told value
     SELECT v.reply_id, v.task_id, v.field, v.seq, v.tool, v.value_type, v.told, v.written, v.stored, v.stored_from,
-           row_number() OVER (PARTITION BY v.reply_id, v.field ORDER BY v.told, v.stored) AS rn
+           row_number() OVER (PARTITION BY v.reply_id, v.field ORDER BY v.seq, v.told, v.stored) AS rn
     FROM value_checks v
-    JOIN bad b ON b.reply_id = v.reply_id AND b.field = v.field AND b.seq = v.seq
     WHERE v.check_kind = 'told' AND v.verdict = 'mismatch'
 )
 SELECT f.task_id, r.conversation_id, r.user_id, f.seq, r.reply_time AS event_time,
