@@ -134,13 +134,16 @@ def run_plan_on(eng: Engine, con: duckdb.DuckDBPyConnection, plan: rule_engine.P
     started = started or datetime.now(timezone.utc)
     ref = Reference(plan)
     eng.create_values_table("argument_bounds", ref.bounds_columns, ref.bounds_rows)
-    from ..reading.tables import CLAIM_COLUMNS, READING_COLUMNS, TOOL_COLUMNS, reading_tables, tool_table
+    from ..reading.tables import (CLAIM_COLUMNS, READING_COLUMNS, TOOL_COLUMNS, TOOL_OBJECT_COLUMNS, reading_tables,
+                                  tool_objects, tool_table)
 
     # the reading is computed once, from the warehouse, and handed to the engine as data
     readings = reading_tables(con, plan)
     eng.create_values_table("reply_readings", READING_COLUMNS, readings["reply_readings"])
     eng.create_values_table("claim_items", CLAIM_COLUMNS, readings["claim_items"])
-    eng.create_values_table("tool_classes", TOOL_COLUMNS, tool_table(con, plan))
+    tools = tool_table(con, plan)
+    eng.create_values_table("tool_classes", TOOL_COLUMNS, tools)
+    eng.create_values_table("tool_objects", TOOL_OBJECT_COLUMNS, tool_objects(tools))
     model_failures = _materialise_models(eng, plan)
     # value_checks is Python over the turn model: computed on DuckDB's own turn model, handed over as data
     from ..reading.value_checks import CHECK_COLUMNS

@@ -29,6 +29,7 @@ READING_COLUMNS = [("reply_text", "VARCHAR"), ("text_id", "INTEGER"), ("is_claim
 # claim_items is keyed by the reading's text_id, so the turn model carries an integer, not the text
 CLAIM_COLUMNS = [("text_id", "INTEGER"), ("clause_no", "INTEGER"), ("action", "VARCHAR"), ("object", "VARCHAR"),
                  ("object_re", "VARCHAR"), ("follows", "BOOLEAN"), ("follows_object", "VARCHAR"), ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR")]
+TOOL_OBJECT_COLUMNS = [("tool", "VARCHAR"), ("object", "VARCHAR")]  # one row per object group a tool names
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
                 ("objects", "VARCHAR"), ("main_object", "VARCHAR")]
 
@@ -208,9 +209,18 @@ def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
                      "main_object": pa.array([g[0] if g else None for g in named_lists], pa.string())})
 
 
+def tool_objects(tools: pa.Table) -> pa.Table:
+    """tool_classes' object lists as rows (tool, object), for equality joins."""
+    pairs = [(t, o) for t, objs in zip(tools["tool"].to_pylist(), tools["objects"].to_pylist())
+             for o in (objs or "").strip(",").split(",") if o]
+    return pa.table({"tool": pa.array([p[0] for p in pairs], pa.string()),
+                     "object": pa.array([p[1] for p in pairs], pa.string())})
+
+
 def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
     """Both tables as DuckDB temp tables on `con`; returns them for engines that need a copy."""
-    tables = {**reading_tables(con, plan), "tool_classes": tool_table(con, plan)}
+    tools = tool_table(con, plan)
+    tables = {**reading_tables(con, plan), "tool_classes": tools, "tool_objects": tool_objects(tools)}
     for name, table in tables.items():
         con.register("_ta_input", table)
         try:

@@ -9,12 +9,11 @@ Kept apart from the comparing Python: these statements run on DuckDB over the tu
 # times (a hash, not a rank: no sort of long texts).
 TOLD = """
 CREATE OR REPLACE TEMP TABLE _ta_told AS
-SELECT hash(ci.vals, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
+SELECT hash(ca.text_id, ca.clause_no, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
             strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k,
        ca.reply_id, ca.task_id, ca.text_id, ca.clause_no, s.seq, s.tool,
        CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.reply_time, f.tz, f.tz_source
 FROM claimed_actions ca
-JOIN claim_items ci ON ci.text_id = ca.text_id AND ci.clause_no = ca.clause_no
 JOIN claim_fits w ON w.reply_id = ca.reply_id AND w.clause_no = ca.clause_no AND w.outcome <> 'not_started'
 JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
 LEFT JOIN tasks t ON t.task_id = ca.task_id

@@ -23,49 +23,60 @@
 -- names_object: 1 when the tool's name names the claim's object. exact: 1 when
 -- the write fits by more than the broad family of create/update/book/refund.
 -- """
-WITH named AS (
+WITH siblings AS (
+    -- per source file: an object a write tool names, and every object that tool is about
+    SELECT DISTINCT u.source_file, a.object, b.object AS shared
+    FROM (SELECT DISTINCT source_file, tool FROM steps) u
+    JOIN tool_classes t ON t.tool = u.tool AND t.is_write = TRUE
+    JOIN tool_objects a ON a.tool = u.tool
+    JOIN tool_objects b ON b.tool = u.tool
+),
+named AS (
     -- claims about an object a sibling tool names: a write tool of the same source that names the
     -- object and is about the same thing as a write of this task (update_reservation_baggages beside
     -- update_reservation_flights); only tools naming the object fit such a claim
     SELECT DISTINCT i.reply_id, i.clause_no, 1 AS is_named
     FROM claimed_items i
     JOIN write_steps w ON w.task_id = i.task_id
-    JOIN tool_classes tw ON tw.tool = w.tool AND tw.main_object IS NOT NULL
-    JOIN (SELECT DISTINCT source_file, tool FROM steps) u ON u.source_file = i.source_file
-    JOIN tool_classes tu ON tu.tool = u.tool AND tu.is_write = TRUE
-         AND tu.objects LIKE '%,' || i.object || ',%' AND tu.objects LIKE '%,' || tw.main_object || ',%'
+    JOIN tool_classes tw ON tw.tool = w.tool
+    JOIN siblings g ON g.source_file = i.source_file AND g.object = i.object AND g.shared = tw.main_object
     WHERE i.object IS NOT NULL AND i.follows = FALSE
 ),
-fits AS (
-
-    SELECT i.reply_id, i.clause_no, i.task_id, w.seq, w.tool, w.outcome,
+pairs AS (
+    -- each claim with each write of its window; whether the tool names the claim's object, and,
+    -- only where it matters, whether the call's arguments mention it
+    SELECT i.reply_id, i.clause_no, i.task_id, i.action, i.object, i.follows, i.follows_object, i.backs,
+           w.seq, w.tool, w.outcome, t.action AS tool_action, t.objects,
+           coalesce(n.is_named, 0) AS is_named,
            CASE WHEN i.object IS NOT NULL AND t.objects LIKE '%,' || i.object || ',%' THEN 1 ELSE 0 END AS names_object,
-           -- fits by more than the family of classes: the same class, or a tool naming the object
-           CASE WHEN (i.object IS NOT NULL AND t.objects LIKE '%,' || i.object || ',%') OR i.action = t.action
-                     OR i.follows = TRUE OR i.backs = ',*,' OR i.action IS NULL OR t.action IS NULL
-                     OR (i.object IS NOT NULL AND regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re))
-                THEN 1 ELSE 0 END AS exact
+           CASE WHEN i.object IS NOT NULL AND NOT (t.objects LIKE '%,' || i.object || ',%')
+                THEN regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re) ELSE FALSE END AS mentions
     FROM claimed_items i
     JOIN write_steps w ON w.task_id = i.task_id
     JOIN tool_classes t ON t.tool = w.tool
     JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
     LEFT JOIN named n ON n.reply_id = i.reply_id AND n.clause_no = i.clause_no
-    WHERE (i.has_recent = 0
-           OR (w.msg_index IS NOT NULL AND w.msg_index < i.reply_index
-               AND (i.prev_reply_index IS NULL OR w.msg_index >= i.prev_reply_index)))
-      AND CASE
+    WHERE i.has_recent = 0
+       OR (w.msg_index IS NOT NULL AND w.msg_index < i.reply_index
+           AND (i.prev_reply_index IS NULL OR w.msg_index >= i.prev_reply_index))
+),
+fits AS (
+    SELECT p.reply_id, p.clause_no, p.task_id, p.seq, p.tool, p.outcome, p.names_object,
+           -- fits by more than the family of classes: the same class, or a tool naming the object
+           CASE WHEN p.names_object = 1 OR p.action = p.tool_action OR p.follows = TRUE OR p.backs = ',*,'
+                     OR p.action IS NULL OR p.tool_action IS NULL OR p.mentions = TRUE
+                THEN 1 ELSE 0 END AS exact
+    FROM pairs p
+    WHERE CASE
               -- a consequence (a refund, a payment, invitations) follows from a write of its classes,
               -- or from one whose arguments carry it (payment_id, attendees)
-              WHEN i.follows = TRUE THEN coalesce(i.backs, '') LIKE '%,' || coalesce(t.action, '?') || ',%'
-                   OR regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re)
-                   OR t.objects LIKE '%,' || coalesce(i.follows_object, '?') || ',%'
-              WHEN coalesce(n.is_named, 0) = 1 AND NOT (t.objects LIKE '%,' || i.object || ',%') THEN FALSE
+              WHEN p.follows = TRUE THEN coalesce(p.backs, '') LIKE '%,' || coalesce(p.tool_action, '?') || ',%'
+                   OR p.mentions = TRUE OR p.objects LIKE '%,' || coalesce(p.follows_object, '?') || ',%'
+              WHEN p.is_named = 1 AND p.names_object = 0 THEN FALSE
               -- a tool about other things, whose call does not mention the claim's object either
-              WHEN i.object IS NOT NULL AND t.objects <> ',,'
-                   AND NOT (t.objects LIKE '%,' || i.object || ',%')
-                   AND NOT regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re) THEN FALSE
-              WHEN i.action IS NULL OR i.backs = ',*,' OR t.action IS NULL THEN TRUE
-              ELSE coalesce(i.backs, '') LIKE '%,' || t.action || ',%'
+              WHEN p.object IS NOT NULL AND p.objects <> ',,' AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE
+              WHEN p.action IS NULL OR p.backs = ',*,' OR p.tool_action IS NULL THEN TRUE
+              ELSE coalesce(p.backs, '') LIKE '%,' || p.tool_action || ',%'
           END
 )
 SELECT * FROM fits
