@@ -56,6 +56,12 @@ def check_golden(source: Path, db_path: str) -> None:
 
 def said_but_not_done(path: str, now) -> dict[str, list[dict]]:
     """Run said_but_not_done over the warehouse at `path`: each task id with its findings' evidence."""
+    return findings_of(path, now, "said_but_not_done")
+
+
+def findings_of(path: str, now, rule: str) -> dict[str, list[dict]]:
+    """Run `rule` (and the turn model it needs) over the warehouse at `path`: each task id with its
+    findings' evidence."""
     import json
 
     from trace_audit.queries.engine import run_rules
@@ -63,9 +69,10 @@ def said_but_not_done(path: str, now) -> dict[str, list[dict]]:
 
     con = db.connect(path)
     try:
-        result = run_rules(con, now=now, rule_ids=["said_but_not_done"])
+        result = run_rules(con, now=now, rule_ids=[rule])
         assert result.failed == []
-        rows = con.execute("SELECT task_id, evidence FROM findings WHERE run_id = ?", [result.run_id]).fetchall()
+        rows = con.execute("SELECT task_id, evidence FROM findings WHERE run_id = ? ORDER BY task_id",
+                           [result.run_id]).fetchall()
     finally:
         con.close()
     out: dict[str, list[dict]] = {}

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from trace_audit.ingest.load.loader import ingest
-from golden_support import said_but_not_done as findings_by_task
+from golden_support import findings_of, said_but_not_done as findings_by_task
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real"
 RETAIL = REAL / "tau_retail" / "tau_dataset_full.json"
@@ -89,21 +89,7 @@ def test_airline_15_without_the_admission_is_partial(tmp_path):
 
 
 def _findings(path: str, rule: str) -> dict[str, list[dict]]:
-    from trace_audit.queries.engine import run_rules
-    from trace_audit.queries.warehouse import db
-
-    con = db.connect(path)
-    try:
-        result = run_rules(con, now=NOW)
-        assert result.failed == []
-        rows = con.execute("SELECT task_id, evidence FROM findings WHERE run_id = ? AND rule_id = ? ORDER BY task_id",
-                           [result.run_id, rule]).fetchall()
-    finally:
-        con.close()
-    out: dict[str, list[dict]] = {}
-    for task_id, evidence in rows:
-        out.setdefault(task_id, []).append(json.loads(evidence))
-    return out
+    return findings_of(path, NOW, rule)
 
 
 @pytest.fixture(scope="module")

@@ -93,46 +93,33 @@ WHERE a.verdict = 'match' OR m.task_id IS NULL
 # the user's request for each write: the last user message before it (by position where the
 # source records one), else the task's goal; only requests that state a value (_ta_asks_with)
 ASKED = """
-CREATE OR REPLACE TEMP TABLE _ta_asks AS
+CREATE OR REPLACE TEMP TABLE _ta_asked_writes AS
 WITH asked_tasks AS (
     -- tasks with a request that states a value: their goal, or a user message (_ta_asks_with)
     SELECT t.task_id FROM tasks t JOIN _ta_asks_with q ON q.asked = t.goal
     UNION
     SELECT m.task_id FROM messages m JOIN _ta_asks_with q ON q.asked = m.content
     WHERE m.role = 'user' AND m.task_id IS NOT NULL
-),
-writes AS (
-    SELECT w.task_id, w.seq, w.tool, w.msg_index FROM write_steps w JOIN asked_tasks a ON a.task_id = w.task_id
-),
-asks AS (
-    SELECT task_id, seq, content, created_at FROM (
-        SELECT w.task_id, w.seq, m.content, m.created_at,
-               row_number() OVER (PARTITION BY w.task_id, w.seq
-                                  ORDER BY m.msg_index DESC NULLS LAST, m.created_at DESC NULLS LAST,
-                                           m.message_id DESC) AS rn
-        FROM writes w
-        JOIN (SELECT task_id, content, created_at, message_id,
-                     TRY_CAST(json_extract_string(metadata, '$.message_index') AS INTEGER) AS msg_index
-              FROM messages WHERE role = 'user' AND content IS NOT NULL
-                AND task_id IN (SELECT task_id FROM asked_tasks)) m ON m.task_id = w.task_id
-        WHERE w.msg_index IS NULL OR m.msg_index < w.msg_index) x
-    WHERE rn = 1
 )
-SELECT * FROM asks;
+SELECT w.task_id, w.seq, w.tool, w.msg_index FROM write_steps w JOIN asked_tasks a ON a.task_id = w.task_id;
+CREATE OR REPLACE TEMP TABLE _ta_asks AS
+SELECT task_id, seq, content, created_at FROM (
+    SELECT w.task_id, w.seq, m.content, m.created_at,
+           row_number() OVER (PARTITION BY w.task_id, w.seq
+                              ORDER BY m.msg_index DESC NULLS LAST, m.created_at DESC NULLS LAST,
+                                       m.message_id DESC) AS rn
+    FROM _ta_asked_writes w
+    JOIN (SELECT task_id, content, created_at, message_id,
+                 TRY_CAST(json_extract_string(metadata, '$.message_index') AS INTEGER) AS msg_index
+          FROM messages WHERE role = 'user' AND content IS NOT NULL
+            AND task_id IN (SELECT task_id FROM _ta_asked_writes)) m ON m.task_id = w.task_id
+    WHERE w.msg_index IS NULL OR m.msg_index < w.msg_index) x
+WHERE rn = 1;
 CREATE OR REPLACE TEMP TABLE _ta_asked AS
-WITH asked_tasks AS (
-    SELECT t.task_id FROM tasks t JOIN _ta_asks_with q ON q.asked = t.goal
-    UNION
-    SELECT m.task_id FROM messages m JOIN _ta_asks_with q ON q.asked = m.content
-    WHERE m.role = 'user' AND m.task_id IS NOT NULL
-),
-writes AS (
-    SELECT w.task_id, w.seq, w.tool, w.msg_index FROM write_steps w JOIN asked_tasks a ON a.task_id = w.task_id
-),
-req AS (
+WITH req AS (
     SELECT w.task_id, w.seq, w.tool, coalesce(a.content, t.goal) AS asked,
            coalesce(a.created_at, t.started_at) AS said_at, CAST(s.args AS VARCHAR) AS args, t.source_file
-    FROM writes w
+    FROM _ta_asked_writes w
     JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
     LEFT JOIN _ta_asks a ON a.task_id = w.task_id AND a.seq = w.seq
     LEFT JOIN tasks t ON t.task_id = w.task_id
