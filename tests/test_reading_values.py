@@ -195,7 +195,8 @@ ZH = [
     ("已经设好凌晨一点的闹钟", "time", [T("凌晨一点", hour=1, minute=0, part="early_morning")]),
     ("你的快递预计明天送达。", "time", [T("明天", day_offset=1)]),
     ("每周一早上9点提醒你交周报", "time,choice",
-     [C("每周", "repeat", "weekly"), T("周一早上9点", hour=9, minute=0, weekday=0, week_offset=0, part="morning")]),
+     # 每周一 ("every Monday") is the whole repeat rule (values.toml lists each weekday's form)
+     [C("每周一", "repeat", "weekly"), T("周一早上9点", hour=9, minute=0, weekday=0, week_offset=0, part="morning")]),
     ("已为您预约后天下午3点的理发。", "time", [T("后天下午3点", hour=15, minute=0, day_offset=2, part="afternoon")]),
     ("已经把闹钟从7点改到7点半了。", "time",
      [T("7点", role="from", hour=7, minute=0, ambiguous_12h=True), T("7点半", role="to", hour=7, minute=30, ambiguous_12h=True)]),
