@@ -39,6 +39,11 @@ def _needed(plan) -> list:
     return [m for m in model_order(plan.models) if m.table in want]
 
 
+def write_tool_table(con: duckdb.DuckDBPyConnection, config_path: str | None = None):
+    """tool_classes for the warehouse's tools (one row per tool name), as a rules run types them."""
+    return tool_table(con, _plan(config_path))
+
+
 def outcomes(con: duckdb.DuckDBPyConnection, task_ids: list[str], config_path: str | None = None
              ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(turns, steps) for `task_ids`: each turn's outcome with its write counts, and each write
