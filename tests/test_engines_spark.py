@@ -6,6 +6,8 @@ CI install has neither. Spark starts a JVM and plans each query in stages, so th
 
 from __future__ import annotations
 
+import os
+
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
@@ -13,6 +15,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("pyspark")
+# one JVM for the whole module (58 fixtures and the sample month): more heap than a single run needs
+os.environ.setdefault("TRACE_AUDIT_SPARK_DRIVER_MEMORY", "6g")
 if shutil.which("java") is None:
     pytest.skip("Spark needs Java 17+", allow_module_level=True)
 

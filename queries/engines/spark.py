@@ -40,6 +40,13 @@ class SparkEngine(Engine):
                            .config("spark.sql.session.timeZone", "UTC")
                            .config("spark.sql.shuffle.partitions", "2")
                            .config("spark.ui.enabled", "false")
+                           # the status store keeps each query's plan description (1,000 by default);
+                           # the rules' plans are large, and a long session filled the heap with them
+                           .config("spark.sql.ui.retainedExecutions", "20")
+                           .config("spark.ui.retainedJobs", "50")
+                           .config("spark.ui.retainedStages", "50")
+                           # the turn model's plans (claims, their fitting writes) outgrow the 1 GB default
+                           .config("spark.driver.memory", os.environ.get("TRACE_AUDIT_SPARK_DRIVER_MEMORY", "4g"))
                            .config("spark.sql.ansi.enabled", "false")
                            # Spark 4.3 loses a column in UNION constraint rewriting ("key not found: msg_index#..."
                            # on said_but_not_done); the rules gain nothing from inferred constraints.
@@ -48,6 +55,7 @@ class SparkEngine(Engine):
         except Exception as exc:  # noqa: BLE001 - JVM start-up failures
             raise EngineUnavailable(f"cannot start Spark (is Java 17+ installed?): {exc}") from None
         self._views: list[str] = []
+        self._cached: dict = {}  # name -> the cached DataFrame behind that temp view
 
     def execute(self, sql: str) -> None:
         try:
@@ -63,9 +71,15 @@ class SparkEngine(Engine):
 
     def create_temp_table(self, name: str, select_sql: str) -> None:
         try:
+            # a table replaced (the next run on this session) gives its cached rows back first: the
+            # cache manager keeps a replaced view's data otherwise, and a long session runs out of heap
+            old = self._cached.pop(name, None)
+            if old is not None:
+                old.unpersist()
             df = self._spark.sql(select_sql).cache()
             df.count()  # materialise now, like a temp table elsewhere
             df.createOrReplaceTempView(name)
+            self._cached[name] = df
         except Exception as exc:  # noqa: BLE001
             raise EngineQueryError(f"spark: {_first_line(exc)}") from None
         self._views.append(name)
@@ -77,6 +91,11 @@ class SparkEngine(Engine):
         self._views.append(name)
 
     def attach(self, warehouse: duckdb.DuckDBPyConnection) -> None:
+        # a new run on a kept session: nothing the last run cached is needed again
+        for df in self._cached.values():
+            df.unpersist()
+        self._cached.clear()
+        self._spark.catalog.clearCache()
         if self._scratch:
             from ..export import write_parquet
 
