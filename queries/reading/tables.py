@@ -189,10 +189,6 @@ def _claim_values(r, i: int, values) -> list[dict]:
     return found
 
 
-def reading_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
-    return reading_tables(con, plan)["reply_readings"]
-
-
 def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     typer = tool_typer(plan)
     groups = ObjectGroups(plan.lexicon.data)
