@@ -197,23 +197,28 @@ def run_stage(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> None:
     """Build one stage's session table (`stage_<name>.sql`) on this connection."""
     text = sql(name)
     con.execute(text, {k: params[k] for k in param_names(text)})
-    if name == "stage_period_steps":
-        _period_write_tools(con)
+    if name in TYPED_WRITE_STAGES:
+        _typed_write_tools(con)
 
 
-def _period_write_tools(con: duckdb.DuckDBPyConnection) -> None:
-    """`period_write_tools`: the period's tools that write, typed as the rules type them
+# Stages after which a page's queries read `typed_write_tools`.
+TYPED_WRITE_STAGES = ("stage_period_steps",)
+
+
+def _typed_write_tools(con: duckdb.DuckDBPyConnection) -> None:
+    """`typed_write_tools`: the warehouse's tools that write, typed as the rules type them
     (queries/reading/tools.py through tool_classes: verbs anywhere in the name, MCP annotations,
-    [write_tools] in trace-audit.toml), not by a second list of name prefixes."""
+    [write_tools] in trace-audit.toml), not by a second list of name prefixes. One row per
+    distinct tool name, so dated and undated turns read the same typing."""
     from .outcomes import write_tool_table
 
     tools = write_tool_table(con)
-    con.register("_ta_period_tools", tools)
+    con.register("_ta_typed_tools", tools)
     try:
-        con.execute("CREATE OR REPLACE TEMP TABLE period_write_tools AS SELECT tool FROM _ta_period_tools "
-                    "WHERE is_write AND tool IN (SELECT tool FROM period_step_counts)")
+        con.execute("CREATE OR REPLACE TEMP TABLE typed_write_tools AS SELECT tool FROM _ta_typed_tools "
+                    "WHERE is_write")
     finally:
-        con.unregister("_ta_period_tools")
+        con.unregister("_ta_typed_tools")
 
 
 # Stages each page builds first (one steps-to-tasks join each), then the queries that read them.

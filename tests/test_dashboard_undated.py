@@ -60,3 +60,25 @@ def test_undated_turns_are_found_by_text_and_user(monkeypatch, tau_db):
     assert set(hits["task_id"]) == {"tau:airline:4:0", "tau:airline:5:0"}  # undated, yet listed
     assert hits["task_id"].tolist() == ["tau:airline:4:0", "tau:airline:5:0"]  # in source order
     assert re.search(r"tau:airline", body)
+
+
+def test_undated_writes_are_typed_as_the_rules_type_them(tau_db):
+    """tau-bench writes are book_reservation, update_reservation_*, cancel_reservation,
+    send_certificate: the undated figure counts them as the rules do, not by name prefix."""
+    from datetime import date
+
+    from trace_audit.queries import dashboard_queries as dq
+    from trace_audit.queries.outcomes import write_tool_table
+
+    con = db.connect(tau_db, read_only=True)
+    try:
+        writes = {r["tool"] for r in write_tool_table(con).to_pylist() if r["is_write"]}
+        assert {"book_reservation", "cancel_reservation"} <= writes and "get_user_details" not in writes
+        want = sum(n for t, n in con.execute("SELECT tool, count(*) FROM steps GROUP BY 1").fetchall()
+                   if t in writes)
+        run_id = con.execute("SELECT run_id FROM rule_runs").fetchall()[0][0]
+        f = dq.Filters(since=date(2026, 11, 2), until=date(2026, 11, 29), run_id=run_id)
+        u = dq.run_plan(dq.prepare(con), dq.page_plan("overview", f, now=None))["undated"].iloc[0]
+    finally:
+        con.close()
+    assert int(u["write_steps"]) == want > 0

@@ -2,7 +2,7 @@
 -- writes, verified writes, verified=false and failed steps. The overview's headline numbers
 -- are sums of these rows per period. Step counts come from the page's period_step_counts
 -- stage (stage_period_steps.sql). A turn belongs to the day it started. A write is a tool step
--- whose read-back was checked or that writes as the rules type tools (period_write_tools, made
+-- whose read-back was checked or that writes as the rules type tools (typed_write_tools, made
 -- with the stage from tool_classes: once per distinct tool, not once per step).
 WITH turns AS (
     SELECT local_day_no(started_at, $tz_offset_s) AS day_no
@@ -14,7 +14,7 @@ WITH turns AS (
     SELECT day_no, count(*) AS turns FROM turns GROUP BY day_no
 ), per_step AS (
     SELECT day_no,
-           CAST(sum(CASE WHEN tool IN (SELECT tool FROM period_write_tools) THEN steps ELSE checked END) AS BIGINT)
+           CAST(sum(CASE WHEN tool IN (SELECT tool FROM typed_write_tools) THEN steps ELSE checked END) AS BIGINT)
                AS write_steps,
            CAST(sum(verified_writes) AS BIGINT) AS verified_writes,
            CAST(sum(verified_false) AS BIGINT) AS verified_false,
