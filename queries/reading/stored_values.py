@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 _STAMP = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?"
                     r"\s*(Z|[+-]\d{2}:?\d{2})?)?\s*$", re.I)
 _CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::\d{2})?\s*$")
+_NUMBER = re.compile(r"^-?\d{1,3}(?:,\d{3})*(?:\.\d+)?$|^-?\d+(?:\.\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ def stored_values(args, result, error: str | None, detail: str | None,
     back = readbacks([error, detail], patterns)
     out: list[Stored] = []
     for key, got in back.items():
-        out.append(Stored(key, got, "readback", (a.get(key) or [None])[0]))
+        written = (a.get(key) or [None])[0]
+        out.append(Stored(key, _like(got, written), "readback", written))
     for key, values in r.items():
         if key in back:
             continue
@@ -86,12 +88,22 @@ def stored_values(args, result, error: str | None, detail: str | None,
     return out
 
 
+def _like(got: str, written):
+    """A read-back is text ("实际 20.00", "stored quantity=1"); where the argument it is read against
+    is a number, a number read back is that number, so amounts and counts compare with it."""
+    if isinstance(written, bool) or not isinstance(written, (int, float)) or not _NUMBER.match(got):
+        return got
+    n = float(got.replace(",", ""))
+    return int(n) if isinstance(written, int) and n.is_integer() else n
+
+
 def as_wall_clocks(value, zone) -> list[tuple[str | None, int, int, object]]:
     """A stored time as (date 'YYYY-MM-DD' or None, hour, minute, the zone it is read in) wall
     clocks; hour -1 for a date alone. A naive value is read as written, in the turn's zone. A
     value with an offset is read as written, in its own offset (the system wrote the user's
-    local time there), and in `zone` when one was named; a UTC 'Z' value says nothing of the
-    user's zone, so with no zone named it is not read at all."""
+    local time there), and in `zone` when one is known. A UTC 'Z' value is an instant and says
+    nothing of the user's zone: it is read only in `zone` (09:00Z is not "9 AM" for a user at
+    -05:00: that is the eight-hours-off bug this check exists for), and not at all without one."""
     if not isinstance(value, str):
         return []
     m = _STAMP.match(value)
@@ -107,7 +119,7 @@ def as_wall_clocks(value, zone) -> list[tuple[str | None, int, int, object]]:
     if not off:
         return [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi, None)]
     tz = _offset(off)
-    clocks = [] if (tz is timezone.utc and not zone) else [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi, tz)]
+    clocks = [] if tz is timezone.utc else [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi, tz)]
     if zone:
         try:
             where = ZoneInfo(zone) if isinstance(zone, str) else zone
@@ -129,8 +141,10 @@ def _offset(off: str):
 def local_offset(stored: list[Stored]):
     """The UTC offset a write's own local times carry (start 2026-12-09T10:00:00+08:00), as the
     user's zone for its other values where nobody named one; None when none carries one."""
-    for s in stored:
-        m = _STAMP.match(s.value) if isinstance(s.value, str) else None
-        if m and m.group(7) and m.group(7).upper() != "Z":
+    # the argument too: a call written at -05:00 whose record came back in UTC still says where
+    # the user is
+    for v in [x for s in stored for x in (s.value, s.written)]:
+        m = _STAMP.match(v) if isinstance(v, str) else None
+        if m and m.group(7) and m.group(7).upper() != "Z" and _offset(m.group(7)).utcoffset(None):
             return _offset(m.group(7))
     return None

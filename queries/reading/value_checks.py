@@ -155,14 +155,18 @@ def _norm(text) -> str:
 def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool = False) -> bool | None:
     """Whether a told time agrees with any reading of a stored one; None when they cannot be
     compared. A date-only field is compared on the day, a clock-only field ("09:00") on the
-    clock. With loose_day (nobody named the user's zone), a day resolved from the reply's UTC
-    time may be one off, so a naive stored date within a day of it agrees."""
+    clock. With loose_day (nobody named the user's zone), a relative day ("tomorrow", 下周一) is
+    resolved from every local day the reply's UTC time can be on somewhere (UTC-12 to UTC+14):
+    the stored day must be one of those, not merely near one."""
     hour, minute = told.get("hour"), told.get("minute") or 0
     judged, agree = False, False
     for date, h, m, tz in clocks:
-        # a relative day ("tomorrow") is resolved in the zone the stored value is read in
-        days = _told_days(told, at.astimezone(tz) if (at is not None and tz is not None) else at)
         use_clock = hour is not None and h >= 0
+        if loose_day and tz is None and at is not None:
+            days = sorted({d for o in _PLAUSIBLE_OFFSETS for d in _told_days(told, at + o)})
+        else:
+            # a relative day ("tomorrow") is resolved in the zone the stored value is read in
+            days = _told_days(told, at.astimezone(tz) if (at is not None and tz is not None) else at)
         use_day = bool(days) and date is not None
         if not (use_clock or use_day):
             continue
@@ -170,23 +174,17 @@ def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool 
         if use_clock:
             ok = (h, m) == (hour, minute) or bool(told.get("ambiguous_12h") and (h % 12, m) == (hour % 12, minute))
         if ok and use_day:
-            relative = told.get("day_offset") is not None or told.get("weekday") is not None
-            ok = any(_same_day(date, d, loose_day and tz is None and relative and not told.get("date")) for d in days)
+            ok = any(_same_day(date, d) for d in days)
         judged, agree = True, agree or ok
     return agree if judged else None
 
 
-def _same_day(date: str, day: str, loose: bool) -> bool:
-    if len(day) != 10:
-        return date[5:] == day
-    if date == day:
-        return True
-    if not loose:
-        return False
-    try:
-        return abs((datetime.fromisoformat(date) - datetime.fromisoformat(day)).days) <= 1
-    except ValueError:
-        return False
+# where the user may be when nobody said: the day a UTC instant falls on there
+_PLAUSIBLE_OFFSETS = (timedelta(hours=-12), timedelta(0), timedelta(hours=14))
+
+
+def _same_day(date: str, day: str) -> bool:
+    return date[5:] == day if len(day) != 10 else date == day
 
 
 def _told_days(told: dict, at: datetime | None) -> list[str]:

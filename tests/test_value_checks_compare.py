@@ -1,0 +1,99 @@
+"""The comparer of issue 15's value checks: one told (or asked) value against what a write stored.
+
+Each case is a clause as an assistant or a user writes it, the write's args / returned record /
+read-back, the reply's UTC time and whether somebody named the user's zone; the expected verdicts
+are those of the values that found a field of their kind ("match" / "mismatch"), in order.
+Must-cases find the contradiction; must-not cases are honest restatements of the same value.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trace_audit.queries.lexicon import compile_lexicon
+from trace_audit.queries.reading.stored_values import stored_values
+from trace_audit.queries.reading.value_checks import Comparer, _compared
+
+
+@pytest.fixture(scope="module")
+def tools():
+    lex = compile_lexicon()
+    return lex.value_reader(), Comparer(lex.data)
+
+
+def verdicts(tools, text, args, result=None, error=None, at="2026-12-01T12:00:00+00:00", tz=None):
+    reader, cmp = tools
+    stored = stored_values(json.dumps(args), json.dumps(result) if result is not None else None, error, None,
+                           cmp.patterns)
+    return [(r[1], r[-1]) for r in _compared(cmp, reader.extract(text), stored, at, tz, zone_known=tz is not None)]
+
+
+# ---- a UTC value is an instant: read in the user's zone (the write's own offset where nobody named one)
+def test_utc_record_of_a_local_call_is_read_in_the_calls_offset(tools):
+    args = {"title": "Renew", "dueDate": "2026-12-02T09:00:00-05:00"}
+    # stored 09:00Z is 4 AM at -05:00: the eight-hours-off bug, not "9 AM"
+    assert verdicts(tools, "I'll remind you tomorrow at 9 AM", args, {"dueDate": "2026-12-02T09:00:00Z"},
+                    at="2026-12-02T00:30:00+00:00") == [("dueDate", "mismatch")]
+    assert verdicts(tools, "I'll remind you tomorrow at 9 AM", args, {"dueDate": "2026-12-02T14:00:00Z"},
+                    at="2026-12-02T00:30:00+00:00") == [("dueDate", "match")]
+
+
+def test_utc_record_zh(tools):
+    args = {"start": "2026-12-09T10:00:00+08:00"}
+    assert verdicts(tools, "供应商会议已经建好，下周三上午十点", args, {"start": "2026-12-09T10:00:00Z"},
+                    at="2026-12-02T05:12:00+00:00") == [("start", "mismatch")]
+    assert verdicts(tools, "供应商会议已经建好，下周三上午十点", args, {"start": "2026-12-09T02:00:00Z"},
+                    at="2026-12-02T05:12:00+00:00") == [("start", "match")]
+
+
+def test_utc_with_a_named_zone_is_read_there_only(tools):
+    assert verdicts(tools, "明早八点提醒你", {"remind_at": "2026-12-02T08:00:00Z"},
+                    at="2026-12-01T12:00:00+00:00", tz="Asia/Shanghai") == [("remind_at", "mismatch")]
+    assert verdicts(tools, "明早八点提醒你", {"remind_at": "2026-12-02T00:00:00Z"},
+                    at="2026-12-01T12:00:00+00:00", tz="Asia/Shanghai") == [("remind_at", "match")]
+
+
+def test_utc_alone_without_a_zone_is_not_judged(tools):
+    assert verdicts(tools, "明晚七点提醒你倒垃圾", {"remindAt": "2026-12-02 19:00:00"},
+                    {"remindAt": "2026-12-02T19:00:00Z"}, at="2026-12-01T10:46:00+00:00") == []
+
+
+def test_a_local_offset_is_still_read_as_written(tools):
+    assert verdicts(tools, "Booked for Saturday at 10 AM", {"start": "2026-12-05T10:00:00-08:00"},
+                    at="2026-12-02T23:10:00+00:00") == [("start", "match")]
+
+
+# ---- no zone named: a relative day is resolved from each day the reply's instant can be on
+@pytest.mark.parametrize("text,date,verdict", [
+    ("已添加：下周一早上 9 点，体检", "2026-12-08", "mismatch"),   # 下周一 is the 7th, wherever the user is
+    ("已添加：下周一早上 9 点，体检", "2026-12-07", "match"),
+    ("Added for next Monday at 9", "2026-12-08", "mismatch"),
+    ("保洁已改到本周日下午 2 点", "2026-12-05", "mismatch"),
+    ("保洁已改到本周日下午 2 点", "2026-12-06", "match"),
+])
+def test_weekday_without_a_zone(tools, text, date, verdict):
+    got = verdicts(tools, text, {"date": date}, at="2026-12-01T03:20:00+00:00")
+    assert got == [("date", verdict)]
+
+
+def test_tomorrow_near_midnight_without_a_zone_may_be_either_day(tools):
+    # 03:00Z is still the 1st west of Greenwich: "tomorrow" is the 2nd there, the 3rd east of it
+    for date in ("2026-12-02", "2026-12-03"):
+        assert verdicts(tools, "Your reminder is set for tomorrow", {"date": date},
+                        at="2026-12-02T03:00:00+00:00") == [("date", "match")]
+    assert verdicts(tools, "Your reminder is set for tomorrow", {"date": "2026-12-04"},
+                    at="2026-12-02T03:00:00+00:00") == [("date", "mismatch")]
+
+
+# ---- a read-back is text: a number read back against a number written is compared as one
+def test_read_back_numbers(tools):
+    assert verdicts(tools, "已给你爸转账 200 元", {"amount": 200.0}, error="回读不一致: amount 期望 200.00 实际 20.00") \
+        == [("amount", "mismatch")]
+    assert verdicts(tools, "已给你爸转账 200 元", {"amount": 200.0}, error="回读不一致: amount 期望 200.00 实际 200.00") \
+        == [("amount", "match")]
+    assert verdicts(tools, "I've ordered 3 packs of printer paper", {"quantity": 3},
+                    error="verification failed: stored quantity=1, requested 3") == [("quantity", "mismatch")]
+    assert verdicts(tools, "I've ordered 3 packs of printer paper", {"quantity": 3},
+                    error="verification failed: stored quantity=3") == [("quantity", "match")]
