@@ -33,6 +33,7 @@ from .warehouse import db
 from .config import Config, ConfigError, load_config
 from .lexicon import compile_lexicon
 from .rulefile import GLOBAL_PARAMS, Rule, RuleLoadError, load_rules
+from .run_store import store_run
 
 STANDARD_COLUMNS = ("task_id", "conversation_id", "user_id", "seq", "event_time")
 _TEMPLATE_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -332,14 +333,16 @@ def _utc(ts: datetime | None) -> datetime | None:
 
 def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | None = None,
                  until: datetime | None = None, started: datetime | None = None, t0: float | None = None,
-                 store: bool = True) -> RunResult:
+                 store: bool = True, prepared: dict[str, str] | None = None) -> RunResult:
+    """Evaluate `plan` on `con` and store the findings. `prepared`: the turn model is already on
+    `con` (an engine built its own copy), with these failures."""
     t0 = t0 or time.perf_counter()
     started = started or datetime.now(timezone.utc)
     since, until = _utc(since), _utc(until)
     con.execute("CREATE OR REPLACE TEMP TABLE _ta_stage (rule_id VARCHAR, severity VARCHAR, task_id VARCHAR, "
                 "conversation_id VARCHAR, user_id VARCHAR, seq INTEGER, message VARCHAR, evidence JSON, "
                 "event_time TIMESTAMPTZ)")
-    model_failures = _prepare(con, plan)
+    model_failures = _prepare(con, plan) if prepared is None else prepared
     outcomes: list[RuleOutcome] = []
     for rule in plan.rules:
         out = RuleOutcome(rule.id, plan.severity[rule.id], rule.sha256)
@@ -372,26 +375,7 @@ def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | N
     failed = [(o.id, o.error) for o in outcomes if o.error]
     result = RunResult(run_id, plan.globals["now"], total, failed, outcomes, config_hash=plan.config.digest())
     if store:
-        rules_json = json.dumps([{"id": o.id, "sha256": o.sha256, "severity": o.severity, "findings": o.findings,
-                                  "error": o.error, "seconds": o.seconds} for o in outcomes], ensure_ascii=False)
-        failed_json = json.dumps([{"id": i, "error": e} for i, e in failed], ensure_ascii=False)
-        con.execute("BEGIN TRANSACTION")
-        try:
-            con.execute(
-                "INSERT INTO findings (run_id, rule_id, severity, task_id, conversation_id, user_id, seq, message, "
-                "evidence, event_time) SELECT ?, rule_id, severity, task_id, conversation_id, user_id, seq, message, "
-                "evidence, event_time FROM _ta_stage "
-                "ORDER BY rule_id, event_time NULLS LAST, task_id NULLS LAST, seq NULLS LAST, message", [run_id])
-            con.execute(
-                "INSERT INTO rule_runs (run_id, started_at, finished_at, now_ts, since_ts, until_ts, engine, "
-                "config_hash, rules, finding_count, failed_rules) VALUES (?, ?, ?, ?, ?, ?, 'duckdb', ?, ?, ?, ?)",
-                [run_id, started, datetime.now(timezone.utc), plan.globals["now"], since, until,
-                 result.config_hash, rules_json, total, failed_json])
-            db.mark_changed(con)
-            con.execute("COMMIT")
-        except Exception:
-            con.execute("ROLLBACK")
-            raise
+        store_run(con, plan, result, since, until, started)
     result.seconds = round(time.perf_counter() - t0, 3)
     return result
 

@@ -134,25 +134,24 @@ def run_plan_on(eng: Engine, con: duckdb.DuckDBPyConnection, plan: rule_engine.P
     started = started or datetime.now(timezone.utc)
     ref = Reference(plan)
     eng.create_values_table("argument_bounds", ref.bounds_columns, ref.bounds_rows)
-    from ..reading.tables import (CLAIM_COLUMNS, READING_COLUMNS, TOOL_COLUMNS, TOOL_OBJECT_COLUMNS, reading_tables,
-                                  tool_objects, tool_table)
-
-    # the reading is computed once, from the warehouse, and handed to the engine as data
-    readings = reading_tables(con, plan)
-    eng.create_values_table("reply_readings", READING_COLUMNS, readings["reply_readings"])
-    eng.create_values_table("claim_items", CLAIM_COLUMNS, readings["claim_items"])
-    tools = tool_table(con, plan)
-    eng.create_values_table("tool_classes", TOOL_COLUMNS, tools)
-    eng.create_values_table("tool_objects", TOOL_OBJECT_COLUMNS, tool_objects(tools))
-    model_failures = _materialise_models(eng, plan)
-    # value_checks is Python over the turn model: computed on DuckDB's own turn model, handed over as data
+    from ..reading.tables import CLAIM_COLUMNS, READING_COLUMNS, TOOL_COLUMNS, TOOL_OBJECT_COLUMNS
     from ..reading.value_checks import CHECK_COLUMNS
 
+    # The reading, the tool typing and value_checks (Python over the turn model) are computed once,
+    # on DuckDB's own copy of the turn model, and handed to the engine as data.
     local_failures = rule_engine._prepare(con, plan)
+
+    def local(name: str):
+        return con.sql(f"SELECT * FROM {name}").to_arrow_table()
+
+    for name, columns in (("reply_readings", READING_COLUMNS), ("claim_items", CLAIM_COLUMNS),
+                          ("tool_classes", TOOL_COLUMNS), ("tool_objects", TOOL_OBJECT_COLUMNS)):
+        eng.create_values_table(name, columns, local(name))
+    model_failures = _materialise_models(eng, plan)
     if "value_checks" in local_failures:
         model_failures["value_checks"] = local_failures["value_checks"]
     else:
-        eng.create_values_table("value_checks", CHECK_COLUMNS, con.sql("SELECT * FROM value_checks").to_arrow_table())
+        eng.create_values_table("value_checks", CHECK_COLUMNS, local("value_checks"))
     staged: list[Rule] = []
     registered: list[str] = []
     engine_seconds: dict[str, float] = {}
@@ -180,7 +179,7 @@ def run_plan_on(eng: Engine, con: duckdb.DuckDBPyConnection, plan: rule_engine.P
             staged.append(dataclasses.replace(rule, sql=stage, used_params=[], kind="sql"))
         local = dataclasses.replace(plan, models=[], rules=staged)
         result = rule_engine.execute_plan(con, local, since=since, until=until, started=started, t0=t0,
-                                          store=store)
+                                          store=store, prepared={})  # judged above, per rule
     finally:
         for name in registered:
             con.unregister(name)

@@ -33,13 +33,6 @@ TOOL_OBJECT_COLUMNS = [("tool", "VARCHAR"), ("object", "VARCHAR")]  # one row pe
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
                 ("objects", "VARCHAR"), ("main_object", "VARCHAR")]
 
-_TEXTS = """
-SELECT DISTINCT content FROM messages
-WHERE role = 'assistant' AND content IS NOT NULL AND regexp_matches(content, '\\S')
-UNION
-SELECT DISTINCT final_answer FROM tasks WHERE final_answer IS NOT NULL AND regexp_matches(final_answer, '\\S')
-"""
-
 # MCP tool annotations as a step's metadata carries them ({"annotations": {"readOnlyHint": true}});
 # the LIKE keeps the JSON parsing to the few steps that have any.
 _TOOLS = """
@@ -65,8 +58,12 @@ def tool_typer(plan) -> ToolTyper:
                      patterns=wt.patterns, use_verbs=not wt.replace_defaults)
 
 
-def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
-    """reply_readings and claim_items, from one read of each distinct reply text."""
+def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
+    """reply_readings and claim_items of `texts`, text_id being the index in `texts`."""
+    types = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BOOLEAN": pa.bool_()}
+    if not texts:  # all read before (cache.py): no reader to build
+        return {"reply_readings": pa.table({n: pa.array([], types[k]) for n, k in READING_COLUMNS}),
+                "claim_items": pa.table({n: pa.array([], types[k]) for n, k in CLAIM_COLUMNS})}
     reader = plan.lexicon.reader()
     values = plan.lexicon.value_reader()
     groups = ObjectGroups(plan.lexicon.data)
@@ -77,7 +74,6 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
     follows = set(consequences.get("groups", []))
     objs = plan.lexicon.data["objects"]
     containers = re.compile(r"\b(?:" + "|".join(objs["containers_en"]) + r")\b|" + "|".join(objs["containers_zh"]), re.I)
-    texts = [r[0] for r in con.execute(_TEXTS).fetchall()]
     claims, admits, verdicts, clauses = [], [], [], []
     items: dict[str, list] = {name: [] for name, _ in CLAIM_COLUMNS}
     for n, t in enumerate(texts):
@@ -118,7 +114,6 @@ def reading_tables(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
                          "text_id": pa.array(range(len(texts)), pa.int32()), "is_claim": pa.array(claims, pa.bool_()),
                          "admits_failure": pa.array(admits, pa.bool_()),
                          "verdict": pa.array(verdicts, pa.string()), "clauses": pa.array(clauses, pa.string())})
-    types = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BOOLEAN": pa.bool_()}
     claimed = pa.table({name: pa.array(items[name], types[kind]) for name, kind in CLAIM_COLUMNS})
     return {"reply_readings": readings, "claim_items": claimed}
 
@@ -213,14 +208,16 @@ def tool_objects(tools: pa.Table) -> pa.Table:
                      "object": pa.array([p[1] for p in pairs], pa.string())})
 
 
-def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> dict[str, pa.Table]:
-    """Both tables as DuckDB temp tables on `con`; returns them for engines that need a copy."""
+def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> None:
+    """The reading's tables and the tool typing as DuckDB temp tables on `con`."""
+    from .cache import create_readings
+
+    create_readings(con, plan)  # reply_readings and claim_items, as temp tables
     tools = tool_table(con, plan)
-    tables = {**reading_tables(con, plan), "tool_classes": tools, "tool_objects": tool_objects(tools)}
+    tables = {"tool_classes": tools, "tool_objects": tool_objects(tools)}
     for name, table in tables.items():
         con.register("_ta_input", table)
         try:
             con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM _ta_input")
         finally:
             con.unregister("_ta_input")
-    return tables

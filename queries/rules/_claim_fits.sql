@@ -43,22 +43,47 @@ named AS (
     WHERE i.object IS NOT NULL AND i.follows = FALSE
 ),
 pairs AS (
-    -- each claim with each write of its window; whether the tool names the claim's object, and,
-    -- only where it matters, whether the call's arguments mention it
-    SELECT i.reply_id, i.clause_no, i.task_id, i.action, i.object, i.follows, i.follows_object, i.backs,
+    -- each claim with each write of its window, and whether the tool names the claim's object (an
+    -- equality join on tool_objects: a LIKE with a pattern per row costs far more)
+    SELECT i.reply_id, i.clause_no, i.task_id, i.action, i.object, i.object_re, i.follows, i.follows_object, i.backs,
            w.seq, w.tool, w.outcome, t.action AS tool_action, t.objects,
            coalesce(n.is_named, 0) AS is_named,
-           CASE WHEN i.object IS NOT NULL AND t.objects LIKE '%,' || i.object || ',%' THEN 1 ELSE 0 END AS names_object,
-           CASE WHEN i.object IS NOT NULL AND NOT (t.objects LIKE '%,' || i.object || ',%')
-                THEN regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), i.object_re) ELSE FALSE END AS mentions
+           CASE WHEN o.tool IS NOT NULL THEN 1 ELSE 0 END AS names_object,
+           CASE WHEN fo.tool IS NOT NULL THEN 1 ELSE 0 END AS names_follows
     FROM claimed_items i
     JOIN write_steps w ON w.task_id = i.task_id
     JOIN tool_classes t ON t.tool = w.tool
-    JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
+    LEFT JOIN (SELECT DISTINCT tool, object FROM tool_objects) o ON o.tool = w.tool AND o.object = i.object
+    LEFT JOIN (SELECT DISTINCT tool, object FROM tool_objects) fo ON fo.tool = w.tool AND fo.object = i.follows_object
     LEFT JOIN named n ON n.reply_id = i.reply_id AND n.clause_no = i.clause_no
     WHERE i.has_recent = 0
        OR (w.msg_index IS NOT NULL AND w.msg_index < i.reply_index
            AND (i.prev_reply_index IS NULL OR w.msg_index >= i.prev_reply_index))
+),
+asked_mention AS (
+    -- only where it matters (a claim's object its tool does not name): the call's arguments and the
+    -- object's pattern
+    SELECT DISTINCT p.task_id, p.seq, p.object_re, coalesce(CAST(s.args AS VARCHAR), '') AS args
+    FROM pairs p
+    JOIN steps s ON s.task_id = p.task_id AND s.seq = p.seq
+    WHERE p.object IS NOT NULL AND p.names_object = 0
+),
+mention_checks AS (
+    -- whether the arguments mention the object, once per distinct (arguments, pattern): a pattern
+    -- that varies by row is compiled for each row it is matched on
+    SELECT args, object_re, regexp_matches(args, object_re) AS mentions
+    FROM (SELECT DISTINCT args, object_re FROM asked_mention) d
+),
+mentions AS (
+    SELECT m.task_id, m.seq, m.object_re, c.mentions
+    FROM asked_mention m
+    JOIN mention_checks c ON c.args = m.args AND c.object_re = m.object_re
+),
+pairs_mentioned AS (
+    SELECT p.*, coalesce(x.mentions, FALSE) AS mentions
+    FROM pairs p
+    LEFT JOIN mentions x ON x.task_id = p.task_id AND x.seq = p.seq AND x.object_re = p.object_re
+                        AND p.object IS NOT NULL AND p.names_object = 0
 ),
 fits AS (
     SELECT p.reply_id, p.clause_no, p.task_id, p.seq, p.tool, p.outcome, p.names_object,
@@ -66,17 +91,17 @@ fits AS (
            CASE WHEN p.names_object = 1 OR p.action = p.tool_action OR p.follows = TRUE OR p.backs = ',*,'
                      OR p.action IS NULL OR p.tool_action IS NULL OR p.mentions = TRUE
                 THEN 1 ELSE 0 END AS exact
-    FROM pairs p
+    FROM pairs_mentioned p
     WHERE CASE
               -- a consequence (a refund, a payment, invitations) follows from a write of its classes,
               -- or from one whose arguments carry it (payment_id, attendees)
-              WHEN p.follows = TRUE THEN coalesce(p.backs, '') LIKE '%,' || coalesce(p.tool_action, '?') || ',%'
-                   OR p.mentions = TRUE OR p.objects LIKE '%,' || coalesce(p.follows_object, '?') || ',%'
+              WHEN p.follows = TRUE THEN strpos(coalesce(p.backs, ''), ',' || coalesce(p.tool_action, '?') || ',') > 0
+                   OR p.mentions = TRUE OR p.names_follows = 1
               WHEN p.is_named = 1 AND p.names_object = 0 THEN FALSE
               -- a tool about other things, whose call does not mention the claim's object either
               WHEN p.object IS NOT NULL AND p.objects <> ',,' AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE
               WHEN p.action IS NULL OR p.backs = ',*,' OR p.tool_action IS NULL THEN TRUE
-              ELSE coalesce(p.backs, '') LIKE '%,' || p.tool_action || ',%'
+              ELSE strpos(coalesce(p.backs, ''), ',' || p.tool_action || ',') > 0
           END
 )
 SELECT * FROM fits

@@ -137,6 +137,33 @@ CREATE TABLE IF NOT EXISTS findings (
     event_time      TIMESTAMPTZ
 );
 
+-- What the clause reader made of each distinct reply text, kept between rule runs (written by
+-- `trace-audit rules run` in its findings' transaction): real replies rarely repeat, so without it
+-- every run would re-read every reply of history. `reader` names the lexicon and the reading code
+-- that made a row; a run keeps only its own reader's rows. text_key: md5_number of the text.
+CREATE TABLE IF NOT EXISTS reading_cache (
+    reader          VARCHAR NOT NULL,
+    text_key        UHUGEINT NOT NULL,
+    is_claim        BOOLEAN,
+    admits_failure  BOOLEAN,
+    verdict         VARCHAR,
+    clauses         VARCHAR             -- JSON: the reply's clauses that are not plain
+);
+-- The claimed actions of those replies (one row per action a claiming reply states).
+CREATE TABLE IF NOT EXISTS reading_cache_items (
+    reader          VARCHAR NOT NULL,
+    text_key        UHUGEINT NOT NULL,
+    clause_no       INTEGER,
+    action          VARCHAR,
+    object          VARCHAR,
+    object_re       VARCHAR,
+    follows         BOOLEAN,
+    follows_object  VARCHAR,
+    backs           VARCHAR,
+    clause          VARCHAR,
+    vals            VARCHAR             -- JSON: the values the claim states
+);
+
 -- Small key/value facts about the warehouse: schema version, last write (the
 -- dashboard's cache key).
 CREATE TABLE IF NOT EXISTS meta (
