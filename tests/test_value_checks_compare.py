@@ -97,3 +97,33 @@ def test_read_back_numbers(tools):
                     error="verification failed: stored quantity=1, requested 3") == [("quantity", "mismatch")]
     assert verdicts(tools, "I've ordered 3 packs of printer paper", {"quantity": 3},
                     error="verification failed: stored quantity=3") == [("quantity", "match")]
+
+
+# ---- a time of one end of a range or a stay is compared with the fields of that end
+def test_range_end_against_the_end_field(tools):
+    args = {"start": {"dateTime": "2026-12-03T14:00:00-05:00"}, "end": {"dateTime": "2026-12-03T15:00:00-05:00"}}
+    assert verdicts(tools, "Blocked 2–4 PM tomorrow for focus time", args, at="2026-12-02T13:30:00+00:00") == [
+        ("start.dateTime", "match"), ("end.dateTime", "mismatch")]
+    args["end"]["dateTime"] = "2026-12-03T16:00:00-05:00"
+    assert verdicts(tools, "Blocked 2–4 PM tomorrow for focus time", args, at="2026-12-02T13:30:00+00:00") == [
+        ("start.dateTime", "match"), ("end.dateTime", "match")]
+
+
+def test_range_zh(tools):
+    args = {"start": "2026-12-10 15:00:00", "end": "2026-12-10 16:00:00"}
+    assert verdicts(tools, "已建好：12 月 10 日下午 3 点到 5 点", args, at="2026-12-03T02:05:00+00:00") == [
+        ("start", "match"), ("end", "mismatch")]
+    assert verdicts(tools, "已建好：12 月 10 日下午 3 点到 4 点", args, at="2026-12-03T02:05:00+00:00") == [
+        ("start", "match"), ("end", "match")]
+
+
+def test_check_in_is_not_matched_by_the_check_out(tools):
+    args = {"hotel_id": "ace", "check_in": "2026-12-17", "check_out": "2026-12-18"}
+    assert verdicts(tools, "Booked: checking in Friday, December 18", args, at="2026-12-03T19:15:00+00:00") == [
+        ("check_in", "mismatch")]
+    assert verdicts(tools, "Booked: checking in Thursday, December 17", args, at="2026-12-03T19:15:00+00:00") == [
+        ("check_in", "match")]
+    assert verdicts(tools, "已订好，12 月 18 日退房", args, at="2026-12-03T19:15:00+00:00") == [("check_out", "match")]
+    # no end named: any date field of the write may be the one meant
+    assert verdicts(tools, "Booked the Ace for December 18", args, at="2026-12-03T19:15:00+00:00") == [
+        ("check_out", "match")]

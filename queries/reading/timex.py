@@ -1,8 +1,7 @@
-"""Numerals and time expressions: the part of value reading that knows numbers and clocks.
+"""Time expressions: the part of value reading that knows clocks and calendars.
 
-Numerals reads a number as written: Arabic (1,234.50), Chinese (三百五十, 二〇二四,
-十五) or an English word (seven). TimeReader finds the time expressions of one
-clause. One compiled pattern finds the parts: a date (2024-05-17, May 21, 2024,
+TimeReader finds the time expressions of one clause (numbers are read by
+values.Numerals). One compiled pattern finds the parts: a date (2024-05-17, May 21, 2024,
 21 May, 11/17, 11月17日, 17号), a day word (tomorrow, 明早), a weekday (next
 Friday, 下周一), a day part (in the evening, 下午) and a clock (8:30 p.m., 8am,
 at 8, noon, 八点, 8点半, 七点一刻). Neighbouring parts with nothing but a joiner
@@ -10,7 +9,9 @@ between them ("tomorrow at 8", "5月20日 晚上8点") make one expression, with
 most one part of each kind; its fields are then normalised: the day part moves
 the hour (下午3点 = 15, 晚上12点 = 0), and an hour with neither am/pm nor a day
 part, written on a 12-hour dial, is `ambiguous_12h` (the comparer accepts any
-hour equal to it modulo 12). Every word is data in queries/lexicon/values.toml.
+hour equal to it modulo 12). A range ("2–4 PM", 下午 3 点到 4 点, "Dec 18–20") is two
+expressions, its start and its end (`span`), each borrowing what the other said of
+the day and the day part. Every word is data in queries/lexicon/values.toml.
 """
 
 from __future__ import annotations
@@ -71,50 +72,8 @@ def key(word: str) -> str:
     return " ".join(word.lower().split())
 
 
-class Numerals:
-    def __init__(self, lex: dict):
-        n = lex["numbers"]
-        self.zh_digits = {c: value for value, chars in enumerate(n["zh_digits"]) for c in chars}
-        self.zh_units: dict[str, int] = n["zh_units"]
-        self.en_words = {key(w): value for value, w in enumerate(n["en_words"], 1)}
-        self.zh = "[" + "".join(sorted(set(self.zh_digits) | set(self.zh_units))) + "]"
-        tens = {u for u, v in self.zh_units.items() if v == 10}
-        self.zh_small = "[" + "".join(sorted(set(self.zh_digits) | tens)) + "]"  # numbers below 100
-        self.en = alt(self.en_words)
-
-    def value(self, s: str) -> float | int | None:
-        s = s.strip()
-        if not s:
-            return None
-        if s[0].isdigit():
-            s = s.replace(",", "")
-            return float(s) if "." in s else int(s)
-        if s.lower() in self.en_words:
-            return self.en_words[s.lower()]
-        return self.chinese(s)
-
-    def chinese(self, s: str) -> int | None:
-        """三百五十 = 350, 十五 = 15, 两万 = 20000, 二〇二四 = 2024 (digits without units)."""
-        if any(c not in self.zh_digits and c not in self.zh_units for c in s):
-            return None
-        if not any(c in self.zh_units for c in s):
-            return int("".join(str(self.zh_digits[c]) for c in s))
-        total = section = 0
-        num = None
-        for c in s:
-            if c in self.zh_digits:
-                num = self.zh_digits[c]
-            elif self.zh_units[c] >= 10000:
-                total += (section + (num or 0)) * self.zh_units[c]
-                section, num = 0, None
-            else:
-                section += (1 if num is None else num) * self.zh_units[c]
-                num = None
-        return total + section + (num or 0)
-
-
 class TimeReader:
-    def __init__(self, lex: dict, numerals: Numerals):
+    def __init__(self, lex: dict, numerals):  # values.Numerals
         t = lex["time"]
         self.num = numerals
         self.days = {key(k): v for k, v in t["days"].items()}
@@ -203,6 +162,14 @@ class TimeReader:
         self.first_words = {w.split()[0] for w in map(key, english) if w[:1].isalpha()}
         joiners = alt(t["joiners"])
         self.joiner = re.compile(rf"[\s,，]*(?:{joiners}[\s,，]*){{0,2}}")
+        rg = t.get("ranges", {})
+        sym, word = alt(rg.get("symbols", []), False), alt(rg.get("words", []))
+        self.range_sym = re.compile(rf"\s*(?:{sym})\s*")  # between two expressions: "3 点到 4 点"
+        bare = rf"(?P<h>\d{{1,2}})(?:[:：](?P<m>\d\d))?(?:\s*(?P<ap>{ampm}))?"
+        # a bare start before an expression ("2–4 PM", "from 2 to 4 PM"), searched back from it
+        self.range_before = re.compile(rf"(?<![\d:：.,/$€£¥#-]){bare}\s*(?:(?P<sym>{sym})|{word})\s*$")
+        # a bare end after one ("9:00-11:00", "Dec 18–20")
+        self.range_after = re.compile(rf"\s*(?:{sym})\s*{bare}(?:\s*(?P<d>{alt(gr['zh_day'])}))?(?![\d:：/A-Za-z]|\.\d)")
 
     # ------------------------------------------------------------ parts
     def _part(self, m: re.Match, text: str, written: str):
@@ -319,7 +286,57 @@ class TimeReader:
                 last[2].update(fields)
             else:
                 groups.append([start, end, dict(fields)])
+        groups = self._ranges(groups, text)
         return [(s, e, f) for s, e, f in (self._normalise(g) for g in groups) if f is not None]
+
+    def _ranges(self, groups: list[list], text: str) -> list[list]:
+        """Both ends of each time range: a bare number at either end becomes an expression of its
+        own, and the two ends lend each other what one of them left unsaid (day, day part, am/pm)."""
+        out: list[list] = []
+        for g in groups:
+            start, end, f = g
+            prev = out[-1] if out else None
+            m = self.range_before.search(text, max(0, start - 24), start) if "_span" not in f else None
+            if prev is not None and "_span" not in prev[2] and self.range_sym.fullmatch(text, prev[1], start) \
+                    and (("hour" in prev[2]) == ("hour" in f)):
+                self._join(prev[2], f)
+            elif m is not None and "hour" in f and (prev is None or prev[1] <= m.start()):
+                s = _bare(m)
+                if s is not None:
+                    out.append([m.start(), m.end("ap") if m.group("ap") else m.end("m") if m.group("m") else m.end("h"), s])
+                    self._join(s, f)
+            out.append(g)
+            a = self.range_after.match(text, end) if "_span" not in f else None
+            if a is not None and (a.group("m") or a.group("ap") or "date" in f) \
+                    and not any(x[0] == a.start("h") for x in groups):  # "至 20 日" is read whole
+                e = _bare(a) if "hour" in f and not a.group("d") else _day(a, f) if "hour" not in f else None
+                if e is not None:
+                    self._join(f, e)
+                    out.append([a.start("h"), a.end(), e])
+        return out
+
+    def _join(self, s: dict, e: dict) -> None:
+        """Mark a range's ends and let each borrow what it lacks from the other: the day, and for a
+        clock the am/pm or day part, unless that would put the start after the end ("11–1 PM")."""
+        s["_span"], e["_span"] = "start", "end"
+        for a, b in ((s, e), (e, s)):
+            if not any(k in b for k in _DAY_SLOTS):
+                b.update({k: a[k] for k in _DAY_SLOTS if k in a})
+        if "date" in e and "day_of_month" in e and "date" in s:  # 12 月 18 日至 20 日
+            e["date"] = s["date"][:-2] + f"{e.pop('day_of_month'):02d}"
+        if "hour" not in s or "hour" not in e:
+            return
+        if "_ap" not in e and not e.get("part"):
+            e.update({k: s[k] for k in ("_ap", "part") if s.get(k)})
+        if "_ap" not in s and not s.get("part"):
+            lend = {k: e[k] for k in ("_ap", "part") if e.get(k)}
+            if lend and self._shifted({**s, **lend}) <= self._shifted(e):
+                s.update(lend)
+
+    def _shifted(self, f: dict) -> int:
+        if f.get("_ap"):
+            return _SHIFTS[f["_ap"]](f["hour"])
+        return _SHIFTS[self.shift_of[f["part"]]](f["hour"]) if f.get("part") else f["hour"]
 
     def _normalise(self, group: list):
         start, end, f = group
@@ -341,8 +358,33 @@ class TimeReader:
                 ambiguous = True
             out["hour"] = hour
         out["ambiguous_12h"] = ambiguous
+        if "_span" in f:
+            out["span"] = f["_span"]
         return start, end, out
 
 
 def _slots(fields: dict) -> set[str]:
     return {k for k in fields if not k.startswith("_")}
+
+
+_DAY_SLOTS = ("day_offset", "date", "weekday", "week_offset", "day_of_month")
+
+
+def _bare(m: re.Match) -> dict | None:
+    """A range's end written as a bare number or clock: 2 in "2–4 PM", 11:00 in "9:00-11:00"."""
+    hour = int(m.group("h"))
+    if hour > 24:
+        return None
+    f = {"hour": hour % 24, "minute": int(m.group("m") or 0), "_fixed": m.group("h")[0] == "0"}
+    if m.group("ap"):
+        f["_ap"] = "pm" if m.group("ap")[0] == "p" else "am"
+    return f
+
+
+def _day(m: re.Match, start: dict) -> dict | None:
+    """The end of a range of days: "20" in "Dec 18–20" is the 20th of the start's month."""
+    day = int(m.group("h"))
+    if m.group("m") or m.group("ap") or not start["date"][-2:] < f"{day:02d}" <= "31":
+        return None
+    return {"date": start["date"][:-2] + f"{day:02d}"}
+

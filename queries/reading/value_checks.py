@@ -67,6 +67,9 @@ class Comparer:
                     names.setdefault(_norm(a), member)
             self.enums[name] = names
         self.groups = ObjectGroups(lex)
+        # the stored fields of each end of a range or a stay (check_in, return_date, end.dateTime)
+        spans = values.get("time", {}).get("spans", {})
+        self.span_fields = {name: set(spec.get("fields", [])) for name, spec in spans.items()}
         self.patterns = [re.compile(p) for p in lex.get("readback", {}).get("patterns", [])]
 
     def compare(self, told: dict, stored: list[Stored], at: datetime | None, zone: str | None):
@@ -78,6 +81,12 @@ class Comparer:
             hit = self._fits(kind, told, s, at, zone)
             if hit is not None:
                 fits.append((s, hit))
+        if kind == "time" and told.get("span") and fits:
+            # a time of one end of a range is compared with the fields of that end where the write
+            # has any ("checking in Dec 17" with check_in, not check_out), never with the other end's
+            ends = [(s, ok, self._span(s.field)) for s, ok in fits]
+            fits = [(s, ok) for s, ok, e in ends if e == told["span"]] or \
+                   [(s, ok) for s, ok, e in ends if e is None]
         if not fits:
             return None
         # the best evidence that has a field of this kind: a read-back, else the returned record, else args
@@ -87,11 +96,20 @@ class Comparer:
         s = good[0] if good else next((s for s, _ in fits if s.source == "readback"), fits[0][0])
         return s.field, s.value, s.source, s.written, "match" if good else "mismatch"
 
+    def _span(self, field: str) -> str | None:
+        """Which end a stored field is of, by its words and word pairs (check_in, checkIn, end.dateTime)."""
+        key = words(field)
+        names = set(key) | {a + sep + b for a, b in zip(key, key[1:]) for sep in ("_", "")}
+        found = [end for end, fields in self.span_fields.items() if names & fields]
+        return found[0] if len(found) == 1 else None
+
     def _fits(self, kind, told, s: Stored, at, zone) -> bool | None:
         """None: the stored field is not of the told value's kind; else whether they agree."""
         v = s.value
-        if "." in s.field and s.source == "result":
-            return None  # a returned record's nested fields describe everything it holds (its items, flights)
+        if "." in s.field and s.source == "result" and s.written is None:
+            # a returned record's nested fields describe everything it holds (its items, flights),
+            # except at a path the call wrote itself (start.dateTime written and returned)
+            return None
         key = words(s.field.replace("#len", ""))
         last = (key or [""])[-1]
         if kind == "time":

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .timex import Numerals, TimeReader, alt, key, lower
+from .timex import TimeReader, alt, key, lower
 
 LEXICON_FILE = Path(__file__).resolve().parent.parent / "lexicon" / "values.toml"  # the built-in lexicon
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -46,6 +46,50 @@ def singular(word: str) -> str:
     if word.endswith(("ches", "shes", "xes", "sses", "zzes")):
         return word[:-2]
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+class Numerals:
+    """A number as written: Arabic (1,234.50), Chinese (三百五十, 二〇二四, 十五) or an English word (seven)."""
+
+    def __init__(self, lex: dict):
+        n = lex["numbers"]
+        self.zh_digits = {c: value for value, chars in enumerate(n["zh_digits"]) for c in chars}
+        self.zh_units: dict[str, int] = n["zh_units"]
+        self.en_words = {key(w): value for value, w in enumerate(n["en_words"], 1)}
+        self.zh = "[" + "".join(sorted(set(self.zh_digits) | set(self.zh_units))) + "]"
+        tens = {u for u, v in self.zh_units.items() if v == 10}
+        self.zh_small = "[" + "".join(sorted(set(self.zh_digits) | tens)) + "]"  # numbers below 100
+        self.en = alt(self.en_words)
+
+    def value(self, s: str) -> float | int | None:
+        s = s.strip()
+        if not s:
+            return None
+        if s[0].isdigit():
+            s = s.replace(",", "")
+            return float(s) if "." in s else int(s)
+        if s.lower() in self.en_words:
+            return self.en_words[s.lower()]
+        return self.chinese(s)
+
+    def chinese(self, s: str) -> int | None:
+        """三百五十 = 350, 十五 = 15, 两万 = 20000, 二〇二四 = 2024 (digits without units)."""
+        if any(c not in self.zh_digits and c not in self.zh_units for c in s):
+            return None
+        if not any(c in self.zh_units for c in s):
+            return int("".join(str(self.zh_digits[c]) for c in s))
+        total = section = 0
+        num = None
+        for c in s:
+            if c in self.zh_digits:
+                num = self.zh_digits[c]
+            elif self.zh_units[c] >= 10000:
+                total += (section + (num or 0)) * self.zh_units[c]
+                section, num = 0, None
+            else:
+                section += (1 if num is None else num) * self.zh_units[c]
+                num = None
+        return total + section + (num or 0)
 
 
 class ValueReader:
@@ -112,6 +156,12 @@ class ValueReader:
             for w in spec.get("exclude", []):
                 self.choice.setdefault(key(w), None)
         self.choice_re = re.compile(alt(self.choice))
+        # ---- which end of a stay or a trip a time is: "checking in Dec 17", 12 月 18 日入住
+        self.span_before, self.span_after = {}, {}
+        for end, spec in lex["time"].get("spans", {}).items():
+            self.span_before[end] = re.compile(
+                rf"(?:{alt(spec.get('before', []))})(?:\s*(?:on|the|for|at|[:：]|为|是|在))*\s*$")
+            self.span_after[end] = re.compile(rf"\s*(?:{alt(spec.get('after', []), False)})")
         # ---- change markers, quotes
         ch = lex["change"]
         self.markers = {**{key(w): "to" for w in ch["to"]}, **{key(w): "from" for w in ch["from"]},
@@ -159,6 +209,14 @@ class ValueReader:
         kept.sort(key=lambda k: (k[0], k[1]))
         for start, _end, value in kept:
             value["role"] = self._role(low, start)
+        _range_roles([v for _s, _e, v in kept if v["type"] == "time"])
+        for start, end, value in kept:
+            if value["type"] == "time" and "span" not in value:
+                for name in self.span_before:
+                    if self.span_before[name].search(low, max(0, start - 24), start) or \
+                            self.span_after[name].match(low, end):
+                        value["span"] = name
+                        break
         _choice_changes([v for _s, _e, v in kept if v["type"] == "choice"])
         return [v for _s, _e, v in kept]
 
@@ -246,3 +304,13 @@ def _choice_changes(choices: list[dict]) -> None:
         for prev in choices[:i]:
             if prev["enum"] == c["enum"] and prev["role"] is None and prev["value"] != c["value"]:
                 prev["role"] = "from"
+
+
+def _range_roles(times: list[dict]) -> None:
+    """A range's two ends are one value of a change: both take the role its start has ("moved to
+    2–4 PM": both to), except the "from" of "from 2 to 4 PM", which is the range's own word."""
+    for i, t in enumerate(times):
+        if t.get("span") == "end" and i and times[i - 1].get("span") == "start":
+            start = times[i - 1]
+            role = None if start["role"] == "from" else start["role"]
+            start["role"] = t["role"] = role
