@@ -133,7 +133,7 @@ class TimeReader:
             # 八点, 8点半, 七点一刻, 十点十五, 8时30分; not 三点建议
             rf"(?P<zhc>(?={num_first})(?<![\d.])(?P<zhc_h>{zh_d})\s*(?:{alt(gr['zh_hour'])}"
             rf"(?!{alt(t['zh_dian_not_before'])})|(?<=\d){alt(gr['zh_hour_formal'])}(?=\d|{zh_small}|{alt(self.zh_minutes)}))"
-            rf"(?:(?P<zhc_q>{alt(self.zh_minutes)})|(?P<zhc_m>{zh_d})(?:(?!{alt(gr['zh_not_minute'])}){alt(gr['zh_minute'])})?)?)",
+            rf"(?:(?P<zhc_q>{alt(self.zh_minutes)})|(?![两俩])(?P<zhc_m>{zh_d})(?:(?!{alt(gr['zh_not_minute'])}){alt(gr['zh_minute'])})?)?)",
             # 17号 (not 3号线), 17日, "on the 21st"
             rf"(?P<dom>(?=[\d{zh_small[1:-1]}{dom_first}])(?<![\d第.])(?P<dom_d>{zh_d})\s*{alt(gr['zh_day_alone'])}"
             rf"(?!{alt(t['zh_day_not_before'])})|{alt(gr['day_of_month_before'])}\s+(?P<dom_e>{d2}){nth}(?![A-Za-z])"

@@ -119,15 +119,26 @@ class ValueReader:
         self.noun_en = forms
         self.not_objects_en = set(c["not_objects_en"])
         stop_words = rf"(?!{alt(c['not_modifiers_en'])})"
+        mods = rf"(?:{stop_words}[a-z][a-z'-]*\s+)"  # "three checked bags", "two large pepperonis"
+        self.both = {key(w) for w in c.get("both_en", [])}
         self.count_en_re = re.compile(
-            rf"(?<![A-Za-z0-9_$€£¥#.,:/-])(?P<n>\d{{1,4}}|{en_n})(?![A-Za-z0-9_%]|[.,:/]\d|\s*[-–~]\s*\d)\s+"
-            rf"(?:(?:{stop_words}[a-z][a-z'-]*\s+){{0,2}}?(?P<noun>{alt(forms)})|(?P<pl>[a-z]{{2,}}s)(?![a-z'-]))")
+            rf"(?<![A-Za-z0-9_$€£¥#.,:/-])(?P<n>\d{{1,4}}|{en_n}|{alt(self.both)})(?![A-Za-z0-9_%]|[.,:/]\d|\s*[-–~]\s*\d)\s+"
+            rf"(?:{mods}{{0,2}}?(?P<noun>{alt(forms)})|{mods}{{0,2}}?(?P<pl>[a-z]{{2,}}s)(?![a-z'-]))")
+        party_n = rf"(?P<n>\d{{1,2}}|{en_n})(?![A-Za-z0-9_%]|[.,:]\d|\s*(?:{alt(lex['time']['am'] + lex['time']['pm'])}|o'?clock))"
+        self.party_re = re.compile(  # ranked above a time: "table for 8" is eight people
+            rf"(?<![a-z])(?:{alt(c.get('party_before_en', []))})\s+{party_n}")
+        t = lex["time"]
+        days = alt([*t["days"], *t["weekdays"]["en"], *(m for ms in t["months"] for m in ms)])
+        self.party_time_re = re.compile(  # "for 6 at 8 PM", "for 4 tonight", "for 2 on Friday"
+            rf"(?<![a-z])for\s+{party_n}(?=\s+(?:at\s+\d|(?:(?:on|this|next)\s+)?{days}))")
         self.label_count_re = re.compile(
             rf"(?<![A-Za-z])(?P<noun>{alt(forms)})\**\s*[:：]\s*\**\s*(?P<n>\d{{1,4}})(?![\d.,:/]|\s*[-–]\s*\d)")
         self.count_zh_re = re.compile(
             rf"(?<![第\d.．])(?P<n>\d{{1,4}}|{zh_n}{{1,4}})\s*"
             rf"(?P<clf>{alt(c['classifiers_zh'] + c['selfcounted_zh'], False)})")
         self.selfcounted = set(c["selfcounted_zh"])
+        self.people_zh = set(c.get("people_zh", []))
+        self.spec_re = re.compile(rf"\s*\d+(?:\.\d+)?\s*(?:{alt(c.get('spec_units', []))})\s*(?:的\s*)?")
         self.noun_zh_re = re.compile(rf"(?!{alt(c['not_objects_zh'], False)})(?:(?!{_EDGE}).){{0,8}}?"
                                      rf"(?P<noun>{alt(c['nouns_zh'], False)})")
         self.next_noun_zh_re = re.compile(rf"(?P<noun>{alt(c['nouns_zh'], False)})")
@@ -189,7 +200,7 @@ class ValueReader:
         self._ids(low, text, ranked, context=True)
         for start, end, fields in self.times.find(text, low):
             ranked.append((2, start, end, {"type": "time", "text": text[start:end], "role": None, **fields}))
-        if digits or cjk or not self.num.en_words.keys().isdisjoint(low.split()):
+        if digits or cjk or not (self.num.en_words.keys() | self.both).isdisjoint(low.split()):
             self._amounts(low, text, ranked)
             self._counts(low, text, ranked, cjk)
         if digits:
@@ -256,19 +267,29 @@ class ValueReader:
             pl = m.group("pl")
             if pl is None or pl not in self.not_objects_en:
                 obj = self.noun_en[key(m.group("noun"))] if pl is None else singular(pl)
-                found.append((5, m.start(), m.end(), self.num.value(m.group("n")), obj))
+                n = 2 if key(m.group("n")) in self.both else self.num.value(m.group("n"))
+                found.append((5, m.start(), m.end(), n, obj))
+        for rank, pattern in ((1, self.party_re), (5, self.party_time_re)):
+            for m in pattern.finditer(low):  # a party: "table for two", "Nopa for 6 at 8 PM"
+                found.append((rank, m.start(), m.end(), self.num.value(m.group("n")), "person"))
         for m in self.label_count_re.finditer(low):  # "Total Baggages: 3" (below "Baggage: 2 free checked bags")
             found.append((6, m.start(), m.end(), int(m.group("n")), self.noun_en[key(m.group("noun"))]))
         for m in self.count_zh_re.finditer(low) if cjk else ():
+            start, num = m.start(), m.group("n")
+            if len(num) > 1 and num[-1] in "两俩" and not num[0].isdigit():
+                start, num = m.end("n") - 1, num[-1]  # 鮨一两位 is two people at 鮨一, not twelve
+            after = (spec.end() if (spec := self.spec_re.match(low, m.end())) else m.end())  # 24 瓶 550ml 矿泉水
             if m.group("clf") in self.selfcounted:
                 obj, end = m.group("clf"), m.end()
-            elif (n := self.noun_zh_re.match(low, m.end()) or self.shape_zh_re.match(low, m.end())) is not None:
+            elif (n := self.noun_zh_re.match(low, after) or self.shape_zh_re.match(low, after)) is not None:
                 while (head := self.next_noun_zh_re.match(low, n.end())) is not None:
                     n = head  # the head is the last noun: 大床房 counts rooms
                 obj, end = n.group("noun"), n.end()
+            elif m.group("clf") in self.people_zh:  # 15 位: people
+                obj, end = "人", m.end()
             else:
                 continue
-            found.append((5, m.start(), end, self.num.value(m.group("n")), obj))
+            found.append((5, start, end, self.num.value(num), obj))
         for rank, start, end, value, obj in found:
             if value is not None:
                 out.append((rank, start, end, {"type": "count", "text": text[start:end], "role": None,
