@@ -186,6 +186,11 @@ EN = [
     ("Moved from 8 AM to 9 AM.", "time", [T("8 AM", role="from", hour=8, minute=0), T("9 AM", role="to", hour=9, minute=0)]),
     ("Refunds take 2-4 business days.", "time", []),
     ("Seats 2 to 4 people.", "time", []),
+    # ---- numeric sizes and cup sizes
+    ("You'll receive the hiking boots in size 9.5.", "choice", [C("size 9.5", "size", "9.5")]),
+    ("Exchanged for EU 42.", "choice", [C("EU 42", "size", "42")]),
+    ("Ordered a venti oat latte.", "choice", [C("venti", "size", "l")]),
+    ("Your order ships in 2 sizes of box, 3 items.", "choice", []),
     # ---- counts without a listed noun: a party, "both", a plural after modifiers
     ("Booked! Tartine for 6 at 8 PM tomorrow.", "count", [N("for 6", 6, "person")]),
     ("Got you a table for two tonight.", "count", [N("table for two", 2, "person")]),
@@ -303,6 +308,11 @@ ZH = [
      [C("每天", "repeat", "daily"), T("早上7点", hour=7, minute=0, part="morning")]),
     ("已订好往返机票，单程各一张", "choice", [C("往返", "trip", "round_trip"), C("单程", "trip", "one_way")]),
     ("已用支付宝付款200元", "choice,amount", [C("支付宝", "payment", "alipay"), A("200元", 200.0, "CNY")]),
+    # ---- 尺码与杯型
+    ("已为你申请换货：黑色跑鞋换成 43 码", "choice",
+     [C("黑色", "colour", "black"), C("43 码", "size", "43", role="to")]),
+    ("一杯大杯燕麦拿铁，少冰", "choice", [C("大杯", "size", "l")]),
+    ("第 3 码头", "choice", []),
     # ---- 数量：人数、计量单位、规格
     ("已订好包间，15 位，到店报公司名即可", "count", [N("15 位", 15, "人")]),
     ("订好了，明晚七点鮨一两位", "count,time",

@@ -127,3 +127,40 @@ def test_check_in_is_not_matched_by_the_check_out(tools):
     # no end named: any date field of the write may be the one meant
     assert verdicts(tools, "Booked the Ace for December 18", args, at="2026-12-03T19:15:00+00:00") == [
         ("check_out", "match")]
+
+
+# ---- the returned record of the item the call named by its id describes what this write did
+def test_exchanged_item_options(tools):
+    args = {"order_id": "#W1615379", "item_ids": ["1615379700"], "new_item_ids": ["8106223139"]}
+    result = {"order_id": "#W1615379", "exchange_items": [
+        {"item_id": "8106223139", "options": {"size": "9", "material": "leather"}}]}
+    assert verdicts(tools, "you'll receive the boots in size 9.5", args, result) == [
+        ("exchange_items.options.size", "mismatch")]
+    assert verdicts(tools, "you'll receive the boots in size 9", args, result) == [
+        ("exchange_items.options.size", "match")]
+    zh = {"order_id": "#W1180326", "exchange_items": [{"item_id": "6060112240", "options": {"size": "44", "color": "black"}}]}
+    assert verdicts(tools, "黑色跑鞋换成 43 码", {"new_item_ids": ["6060112240"]}, zh) == [
+        ("exchange_items.options.color", "match"), ("exchange_items.options.size", "mismatch")]
+
+
+def test_other_items_of_a_returned_record_are_not_compared(tools):
+    # the order's other item (not named by the call) is white: no verdict on it
+    result = {"items": [{"item_id": "1111111111", "options": {"color": "white"}},
+                        {"item_id": "7624783998", "options": {"color": "black"}}]}
+    assert verdicts(tools, "台灯已换成黑色款", {"new_item_ids": ["7624783998"]}, result) == [
+        ("items.options.color", "match")]
+    assert verdicts(tools, "台灯已换成黑色款", {"new_item_ids": ["9999999999"]}, result) == []
+
+
+def test_a_size_number_is_compared_only_with_a_size_field(tools):
+    assert verdicts(tools, "换成 43 码", {"quantity": 43}) == []
+
+
+def test_a_returned_order_still_listing_the_old_item_says_nothing_of_the_new_one(tools):
+    # tau-bench retail: the exchange's returned order lists the item being replaced (blue), named by
+    # item_ids; the call's new_item_ids name what the user gets
+    args = {"order_id": "#W6876713", "item_ids": ["6301799585"], "new_item_ids": ["8926329222"]}
+    result = {"items": [{"name": "Luggage Set", "item_id": "6301799585", "options": {"color": "blue"}}]}
+    assert verdicts(tools, "The luggage set has been updated to the black option", args, result) == []
+    assert verdicts(tools, "The luggage set has been updated to the black option",
+                    {"itemId": "6301799585", "newItemId": "8926329222"}, result) == []

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
+from .tools import words
+
 _STAMP = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?"
                     r"\s*(Z|[+-]\d{2}:?\d{2})?)?\s*$", re.I)
 _CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::\d{2})?\s*$")
@@ -28,6 +30,7 @@ class Stored:
     value: object     # as stored (str, number, bool)
     source: str       # readback | result | args
     written: object = None  # the argument of the same key, where there is one
+    named: bool = False     # a field of a nested returned record the call named by one of its ids
 
 
 def _flatten(node, prefix: str, out: dict[str, list]) -> None:
@@ -40,6 +43,47 @@ def _flatten(node, prefix: str, out: dict[str, list]) -> None:
             _flatten(v, prefix, out)
     elif node is not None and prefix:
         out.setdefault(prefix, []).append(node)
+
+
+def _named_records(result, args) -> set[tuple[str, object]]:
+    """(dotted key, value) of the nested returned records the call named: a member of a returned
+    list holding one of the call's ids (new_item_ids ["8106223139"] and exchange_items[{item_id:
+    "8106223139", options: {size: "9"}}]) describes what this write did, not the rest of the record."""
+    ids: dict[bool, set[str]] = {True: set(), False: set()}  # under a key saying "new", or not
+
+    def scalars(node, new: bool):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                scalars(v, new or "new" in words(str(k)))
+        elif isinstance(node, list):
+            for v in node:
+                scalars(v, new)
+        elif isinstance(node, (str, int)) and not isinstance(node, bool) and len(str(node)) >= 4:
+            ids[new].add(str(node))
+
+    scalars(args, False)
+    # a call that names the new thing (new_item_ids) names the old one too (item_ids), and a
+    # returned order may still list the old item: only the new ids say what the write made
+    ids = ids[True] or ids[False]
+    found: set[tuple[str, object]] = set()
+
+    def walk(node, prefix: str):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, f"{prefix}.{k}" if prefix else str(k))
+        elif isinstance(node, list):
+            for v in node:
+                if isinstance(v, dict) and any(not isinstance(x, (dict, list, bool)) and str(x) in ids
+                                               for x in v.values()):
+                    flat: dict[str, list] = {}
+                    _flatten(v, prefix, flat)
+                    found.update((k, x) for k, xs in flat.items() for x in xs)
+                else:
+                    walk(v, prefix)
+
+    if ids:
+        walk(result, "")
+    return found
 
 
 def _load(doc) -> object:
@@ -68,8 +112,10 @@ def stored_values(args, result, error: str | None, detail: str | None,
     """Every stored value of one write step, the read-back first."""
     a: dict[str, list] = {}
     r: dict[str, list] = {}
-    _flatten(_load(args), "", a)
-    _flatten(_load(result), "", r)
+    args_doc, result_doc = _load(args), _load(result)
+    _flatten(args_doc, "", a)
+    _flatten(result_doc, "", r)
+    named = _named_records(result_doc, args_doc) if isinstance(result_doc, (dict, list)) else set()
     back = readbacks([error, detail], patterns)
     out: list[Stored] = []
     for key, got in back.items():
@@ -79,7 +125,7 @@ def stored_values(args, result, error: str | None, detail: str | None,
         if key in back:
             continue
         for v in values:
-            out.append(Stored(key, v, "result", (a.get(key) or [None])[0]))
+            out.append(Stored(key, v, "result", (a.get(key) or [None])[0], (key, v) in named))
     for key, values in a.items():
         if key in back or key in r:
             continue

@@ -49,6 +49,7 @@ _ID_KINDS = {**{k: {"confirmation", "reservation", "booking", "reference", "reco
              "order": {"order", "reservation", "booking"}}  # 订单号 names a booking as often as an order
 _ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
 # when the record was written, not a value of it
+_NUMERIC = re.compile(r"^\d{1,3}(?:\.\d)?$")
 _RECORD_TIMES = {"created_at", "updated_at", "modified_at", "inserted_at", "deleted_at", "create_time", "update_time",
                  "modify_time", "timestamp", "created", "updated", "modified", "last_modified", "ts"}
 
@@ -106,9 +107,11 @@ class Comparer:
     def _fits(self, kind, told, s: Stored, at, zone) -> bool | None:
         """None: the stored field is not of the told value's kind; else whether they agree."""
         v = s.value
-        if "." in s.field and s.source == "result" and s.written is None:
+        if "." in s.field and s.source == "result" and s.written is None and not (
+                s.named and kind in ("choice", "count")):
             # a returned record's nested fields describe everything it holds (its items, flights),
-            # except at a path the call wrote itself (start.dateTime written and returned)
+            # except at a path the call wrote itself (start.dateTime written and returned), and the
+            # options and quantity of the item the call named by its id (the size exchanged to)
             return None
         key = words(s.field.replace("#len", ""))
         last = (key or [""])[-1]
@@ -119,6 +122,10 @@ class Comparer:
         if kind == "choice":
             if _norm(told.get("text") or "") in self.ambiguous.get(told.get("enum"), ()):
                 return None
+            if _NUMERIC.match(str(told.get("value"))):  # a numeric size (43 码, size 9.5) against a size field
+                if last != told.get("enum") or isinstance(v, bool) or not _NUMERIC.match(str(v).strip()):
+                    return None
+                return float(str(v).strip()) == float(told["value"])
             names = self.enums.get(told.get("enum"), {})
             # a stored id of the choice ("credit_card_7815", "gift_card_0934") names its member
             member = (names.get(_norm(v)) or names.get(re.sub(r"[\s]*\d+$", "", _norm(v)))) if isinstance(v, str) else None

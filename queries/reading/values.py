@@ -167,6 +167,12 @@ class ValueReader:
             for w in spec.get("exclude", []):
                 self.choice.setdefault(key(w), None)
         self.choice_re = re.compile(alt(self.choice))
+        size = lex["enums"].get("size", {})
+        num = r"\d{1,2}(?:\.5)?"
+        self.size_re = re.compile(  # size 9.5, EU 42, 43 码
+            rf"(?<![a-z])(?:{alt(size.get('numeric_before', []))})\s*(?P<a>{num})(?!\d|[.,:/]\d)"
+            rf"|(?<![\d.第])(?P<b>{num})\s*(?:{alt(size.get('numeric_after', []), False)})"
+            rf"(?!{alt(size.get('numeric_after_not', []), False)})")
         # ---- which end of a stay or a trip a time is: "checking in Dec 17", 12 月 18 日入住
         self.span_before, self.span_after = {}, {}
         for end, spec in lex["time"].get("spans", {}).items():
@@ -213,6 +219,9 @@ class ValueReader:
             if (hit := self.choice[key(m.group(0))]) is not None:
                 kept.append((m.start(), m.end(), {"type": "choice", "text": text[m.start():m.end()], "role": None,
                                                   "enum": hit[0], "value": hit[1], "target": False}))
+        for m in self.size_re.finditer(low) if digits else ():
+            kept.append((m.start(), m.end(), {"type": "choice", "text": text[m.start():m.end()], "role": None,
+                                              "enum": "size", "value": m.group("a") or m.group("b"), "target": False}))
         for m in self.quote_re.finditer(text):
             inner = m.group(m.lastgroup)
             if len(inner.strip()) >= self.quote_min:
