@@ -225,7 +225,8 @@ def _prepare(con: duckdb.DuckDBPyConnection, plan: Plan) -> dict[str, str]:
 
 def _create_value_checks(con: duckdb.DuckDBPyConnection, plan: Plan, failed: dict[str, str]) -> None:
     """value_checks: Python over the turn model (claimed_actions, write_steps), once per run."""
-    from .reading.value_checks import DEPENDS, create_checks
+    from .reading.value_checks import DEPENDS
+    from .reading.value_run import create_checks
 
     broken = [t for t in DEPENDS if t in failed or not any(m.table == t for m in plan.models)]
     try:
@@ -264,13 +265,14 @@ def _stage_rule(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
     fields = [f"{_ident(c)} := o.{_ident(c)}" for c in extras]
     if rule.header.evidence_steps != "none":
         # One struct per finding (its columns, then the task's steps): no JSON re-parsing to merge.
+        # Steps in seq order by sorting each list (structs sort by their first field): an ordered
+        # aggregate costs several times more.
         fields.append("tools := coalesce(st.tools, [])")
         write_filter = ("AND s.tool IN (SELECT tool FROM tool_classes WHERE is_write)"
                         if rule.header.evidence_steps == "write" else "")
         steps_join = f"""LEFT JOIN (
-            SELECT s.task_id, list(struct_pack(seq := s.seq, tool := s.tool, status := s.status,
-                   verified := s.verified, attempts := s.attempts, error := s.error, detail := s.detail)
-                   ORDER BY s.seq) AS tools
+            SELECT s.task_id, list_sort(list(struct_pack(seq := s.seq, tool := s.tool, status := s.status,
+                   verified := s.verified, attempts := s.attempts, error := s.error, detail := s.detail))) AS tools
             FROM steps s
             WHERE s.task_id IN (SELECT task_id FROM _ta_out) {write_filter}
             GROUP BY s.task_id) st ON st.task_id = o.task_id"""

@@ -11,7 +11,7 @@ import pytest
 from test_dashboard_people import TAU
 from trace_audit.ingest.load.loader import ingest
 from trace_audit.queries import engine
-from trace_audit.queries.reading import cache, tables
+from trace_audit.queries.reading import cache, tables, value_run
 from trace_audit.queries.warehouse import db
 
 
@@ -130,5 +130,32 @@ def test_a_reply_replaced_leaves_no_reading_behind(tau):
         engine.run_rules(con)
         for table in ("reading_cache", "reading_cache_items"):
             assert con.execute(f"SELECT count(*) FROM {table} WHERE text_key = ?", [gone]).fetchall()[0][0] == 0
+    finally:
+        con.close()
+
+
+def test_value_comparisons_are_made_once(tau, monkeypatch):
+    """tau-bench's cabin contradictions: compared on the first run, taken from value_cache after."""
+    calls: list[int] = []
+    real = value_run._compared
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(value_run, "_compared", counting)
+    con = db.connect(tau)
+    try:
+        first = engine.run_rules(con)
+        assert len(calls) > 0
+        kept = con.execute("SELECT count(DISTINCT (check_kind, k)), count(*) FILTER (WHERE verdict = 'mismatch') "
+                           "FROM value_cache").fetchall()[0]
+        assert kept[0] == len(calls) and kept[1] > 0
+        assert con.execute("SELECT count(*) FROM request_cache").fetchall()[0][0] > 0
+        calls.clear()
+        second = engine.run_rules(con)
+        assert calls == []
+        assert first.counts()["claimed_value_mismatch"] > 0
+        assert _findings(con, second.run_id) == _findings(con, first.run_id)
     finally:
         con.close()

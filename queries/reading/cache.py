@@ -36,11 +36,11 @@ def reader_version(plan) -> str:
     return h.hexdigest()[:24]
 
 
-def _has_cache(con: duckdb.DuckDBPyConnection) -> bool:
-    """False on a warehouse made before the cache existed and opened read-only (no schema upgrade)."""
-    return con.execute("SELECT count(*) FROM duckdb_tables() WHERE NOT temporary AND table_name = "
-                       "'reading_cache' AND schema_name = 'main' AND database_name = current_database()"
-                       ).fetchall()[0][0] > 0
+def has_table(con: duckdb.DuckDBPyConnection, name: str, temporary: bool = False) -> bool:
+    """Whether `name` exists: a warehouse made before the cache and opened read-only has none."""
+    return con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary = $t AND table_name = $n AND "
+                       "(temporary OR (schema_name = 'main' AND database_name = current_database()))",
+                       {"t": temporary, "n": name}).fetchall()[0][0] > 0
 
 
 def create_readings(con: duckdb.DuckDBPyConnection, plan) -> None:
@@ -50,7 +50,7 @@ def create_readings(con: duckdb.DuckDBPyConnection, plan) -> None:
     from .tables import read_texts
 
     version = reader_version(plan)
-    cached = _has_cache(con)
+    cached = has_table(con, "reading_cache")
     con.execute(f"CREATE OR REPLACE TEMP TABLE _ta_texts AS SELECT (row_number() OVER () - 1)::INTEGER AS text_id, "
                 f"md5_number(t) AS text_key, t AS reply_text FROM ({TEXTS}) x(t)")
     known = ("SELECT text_key FROM reading_cache WHERE reader = $v" if cached
@@ -86,18 +86,18 @@ def create_readings(con: duckdb.DuckDBPyConnection, plan) -> None:
 
 
 def keep_readings(con: duckdb.DuckDBPyConnection, plan) -> None:
-    """Store the readings this run made (inside the caller's transaction) and drop other readers'."""
-    if not _has_cache(con) or not con.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE temporary AND table_name = '_ta_new_readings'"
-    ).fetchall()[0][0]:
-        return
+    """Store the readings and comparisons this run made (inside the caller's transaction)."""
+    from .value_run import keep_values
+
     version = reader_version(plan)
-    # Other readers' rows, and those of texts no longer in the warehouse (a reply re-sent redacted
-    # must not live on here in its first form): the run listed every reply text there is.
-    for table in ("reading_cache", "reading_cache_items"):
-        con.execute(f"DELETE FROM {table} WHERE reader <> $v OR text_key NOT IN (SELECT text_key FROM _ta_texts)",
-                    {"v": version})
-    con.execute(f"INSERT INTO reading_cache SELECT $v, text_key, {', '.join(READING_FIELDS)} FROM _ta_new_readings",
-                {"v": version})
-    con.execute(f"INSERT INTO reading_cache_items SELECT $v, text_key, {', '.join(ITEM_FIELDS)} FROM _ta_new_items",
-                {"v": version})
+    if has_table(con, "reading_cache") and has_table(con, "_ta_new_readings", temporary=True):
+        # Other readers' rows, and those of texts no longer in the warehouse (a reply re-sent redacted
+        # must not live on here in its first form): the run listed every reply text there is.
+        for table in ("reading_cache", "reading_cache_items"):
+            con.execute(f"DELETE FROM {table} WHERE reader <> $v OR text_key NOT IN (SELECT text_key FROM _ta_texts)",
+                        {"v": version})
+        con.execute(f"INSERT INTO reading_cache SELECT $v, text_key, {', '.join(READING_FIELDS)} "
+                    "FROM _ta_new_readings", {"v": version})
+        con.execute(f"INSERT INTO reading_cache_items SELECT $v, text_key, {', '.join(ITEM_FIELDS)} "
+                    "FROM _ta_new_items", {"v": version})
+    keep_values(con, version)

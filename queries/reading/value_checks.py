@@ -12,7 +12,8 @@ name bags, a quotation with text fields); with none, nothing is said. verdict is
 'match' or 'mismatch'; rules read the mismatches, the views show them all.
 
 It runs after the turn model, on DuckDB (engines get the result as data), and only
-over the few writes that back a claim stating a value, not over every step.
+over the few writes that back a claim stating a value, not over every step: value_run.py
+gathers the inputs, compares each distinct one once and keeps the results between runs.
 """
 
 from __future__ import annotations
@@ -22,13 +23,10 @@ import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-import duckdb
-import pyarrow as pa
 
 from .objects import ObjectGroups
 from .stored_values import Stored, as_wall_clocks, local_offset, stored_values
 from .tools import words
-from .value_checks_sql import ASKED, ASKED_INPUTS, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_INPUTS, TOLD_VERDICTS
 
 DEPENDS = ("claimed_actions", "claim_fits", "write_steps")  # the turn-model tables it reads
 CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", "INTEGER"), ("seq", "INTEGER"),
@@ -278,55 +276,3 @@ def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zo
             field, value, source, written, verdict = hit
             out.append((vi, field, want["type"], want.get("text"), _text(written), _text(value), source, verdict))
     return out
-
-
-def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
-    cmp = Comparer(plan.lexicon.data)
-    reader = plan.lexicon.value_reader()
-    results: list[tuple] = []  # (check, k, field, value_type, told, written, stored, stored_from, verdict)
-    con.execute(TOLD)
-    for k, vals, at, args, result, error, detail, tz, tz_source in con.execute(TOLD_INPUTS).fetchall():
-        stored = stored_values(args, result, error, detail, cmp.patterns)
-        results += [("told", k, *r) for r in _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source))]
-    asks = {}
-    for (text,) in con.execute(REQUESTS).fetchall():
-        found = [v for v in reader.extract(text) if v.get("type") in _ASKABLE]
-        if found:
-            asks[text] = found
-    con.register("_ta_asks_in", pa.table({"asked": pa.array(list(asks), pa.string())}))
-    try:
-        con.execute("CREATE OR REPLACE TEMP TABLE _ta_asks_with AS SELECT * FROM _ta_asks_in")
-    finally:
-        con.unregister("_ta_asks_in")
-    con.execute(ASKED)
-    for k, asked, at, args, tz, tz_source in con.execute(ASKED_INPUTS).fetchall():
-        # a list's length is no answer to a request: the user may have asked for it across several calls
-        stored = [x for x in stored_values(args, None, None, None, []) if not x.field.endswith("#len")]
-        results += [("asked", k, *r) for r in _compared(cmp, asks[asked], stored, at, tz, _said(tz, tz_source))]
-    names = ["check_kind", "k", "vi", "field", "value_type", "told", "written", "stored", "stored_from", "verdict"]
-    types = {"k": pa.uint64(), "vi": pa.int32()}
-    cols = list(zip(*results)) if results else [[] for _ in names]
-    con.register("_ta_results", pa.table({n: pa.array(list(c), types.get(n, pa.string())) for n, c in zip(names, cols)}))
-    try:
-        # a rules run keeps only what may be a finding (the replies and writes with a mismatch, all
-        # their values); a turn's report (plan.value_matches) keeps the values that agreed too
-        every = "TRUE" if getattr(plan, "value_matches", False) else "FALSE"
-        return con.sql(f"""
-            {TOLD_VERDICTS}
-            UNION ALL
-            SELECT CAST(NULL AS VARCHAR), a.task_id, CAST(NULL AS INTEGER), a.seq, a.tool, a.check_kind, a.field,
-                   a.value_type, a.told, a.written, a.stored, a.stored_from, a.verdict
-            FROM ({ASKED_VERDICTS}) a""".replace("$all_values", every)).to_arrow_table()
-    finally:
-        con.unregister("_ta_results")
-
-
-def create_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
-    """value_checks as a DuckDB temp table on `con` (after the turn model); returned for engines."""
-    table = value_checks(con, plan)
-    con.register("_ta_checks", table)
-    try:
-        con.execute("CREATE OR REPLACE TEMP TABLE value_checks AS SELECT * FROM _ta_checks")
-    finally:
-        con.unregister("_ta_checks")
-    return table

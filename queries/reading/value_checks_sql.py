@@ -6,14 +6,16 @@ Kept apart from the comparing Python: these statements run on DuckDB over the tu
 
 # Inputs are grouped by a hash of what is compared (k) so each distinct (values, write, hour, zone) is
 # compared once: templated assistants repeat the same reply over the same kind of write thousands of
-# times (a hash, not a rank: no sort of long texts).
+# times (a hash, not a rank: no sort of long texts). k hashes content only, never a run's row
+# numbers, so a later run finds the comparison kept (value_run.py).
 TOLD = """
 CREATE OR REPLACE TEMP TABLE _ta_told AS
-SELECT hash(ca.text_id, ca.clause_no, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
+SELECT hash(ci.vals, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
             strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k,
        ca.reply_id, ca.task_id, ca.text_id, ca.clause_no, s.seq, s.tool,
        CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.reply_time, f.tz, f.tz_source
 FROM claimed_actions ca
+JOIN claim_items ci ON ci.text_id = ca.text_id AND ci.clause_no = ca.clause_no
 JOIN claim_fits w ON w.reply_id = ca.reply_id AND w.clause_no = ca.clause_no AND w.outcome <> 'not_started'
 JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
 LEFT JOIN tasks t ON t.task_id = ca.task_id
@@ -21,14 +23,14 @@ LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_f
        ON f.path = t.source_file
 WHERE ca.has_vals = 1 AND ca.own_window = 1
 """
-# the texts of one example of each k (only the hash and ids are kept per row)
+# the texts of one example of each k not compared before (only the hash and ids are kept per row)
 TOLD_INPUTS = """
 SELECT o.k, ci.vals, strftime(o.reply_time, '%Y-%m-%dT%H:%M:%S+00:00'), CAST(s.args AS VARCHAR),
        CAST(s.result AS VARCHAR), s.error, s.detail, o.tz, o.tz_source
 FROM (SELECT k, arg_min(task_id, task_id) AS task_id, arg_min(seq, task_id) AS seq,
              arg_min(text_id, task_id) AS text_id, arg_min(clause_no, task_id) AS clause_no,
              arg_min(reply_time, task_id) AS reply_time, any_value(tz) AS tz, any_value(tz_source) AS tz_source
-      FROM _ta_told GROUP BY k) o
+      FROM _ta_told WHERE k NOT IN (SELECT k FROM _ta_known WHERE check_kind = 'told') GROUP BY k) o
 JOIN steps s ON s.task_id = o.task_id AND s.seq = o.seq
 JOIN claim_items ci ON ci.text_id = o.text_id AND ci.clause_no = o.clause_no
 """
@@ -133,16 +135,20 @@ LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_f
        ON f.path = r.source_file
 """
 ASKED_INPUTS = """
-SELECT o.k, coalesce(a.content, t.goal), strftime(o.said_at, '%Y-%m-%dT%H:%M:%S+00:00'), CAST(s.args AS VARCHAR),
+SELECT o.k, q.asks, strftime(o.said_at, '%Y-%m-%dT%H:%M:%S+00:00'), CAST(s.args AS VARCHAR),
        o.tz, o.tz_source
 FROM (SELECT k, arg_min(task_id, task_id) AS task_id, arg_min(seq, task_id) AS seq,
              arg_min(said_at, task_id) AS said_at, any_value(tz) AS tz, any_value(tz_source) AS tz_source
-      FROM _ta_asked GROUP BY k) o
+      FROM _ta_asked WHERE k NOT IN (SELECT k FROM _ta_known WHERE check_kind = 'asked') GROUP BY k) o
 JOIN steps s ON s.task_id = o.task_id AND s.seq = o.seq
 LEFT JOIN tasks t ON t.task_id = o.task_id
 LEFT JOIN _ta_asks a ON a.task_id = o.task_id AND a.seq = o.seq
+JOIN _ta_asks_with q ON q.asked = coalesce(a.content, t.goal)
 """
+# every distinct request text, with its key in request_cache
 REQUESTS = """
-SELECT DISTINCT content FROM messages WHERE role = 'user' AND content IS NOT NULL
-UNION SELECT DISTINCT goal FROM tasks WHERE goal IS NOT NULL
+CREATE OR REPLACE TEMP TABLE _ta_requests AS
+SELECT md5_number(asked) AS text_key, asked FROM (
+    SELECT DISTINCT content AS asked FROM messages WHERE role = 'user' AND content IS NOT NULL
+    UNION SELECT DISTINCT goal FROM tasks WHERE goal IS NOT NULL)
 """

@@ -164,6 +164,29 @@ CREATE TABLE IF NOT EXISTS reading_cache_items (
     vals            VARCHAR             -- JSON: the values the claim states
 );
 
+-- What value_checks compared, kept like the readings: one row per value of each distinct
+-- comparison k (the values told or asked, the write's fields, the hour, the zone; a hash of that
+-- content), and a row with vi NULL for a comparison that found no field of the value's kind.
+CREATE TABLE IF NOT EXISTS value_cache (
+    reader          VARCHAR NOT NULL,
+    check_kind      VARCHAR NOT NULL,   -- told | asked
+    k               UBIGINT NOT NULL,
+    vi              INTEGER,            -- which value of the clause or request
+    field           VARCHAR,
+    value_type      VARCHAR,
+    told            VARCHAR,
+    written         VARCHAR,
+    stored          VARCHAR,
+    stored_from     VARCHAR,
+    verdict         VARCHAR
+);
+-- The values each distinct user request states (NULL: none a write could hold).
+CREATE TABLE IF NOT EXISTS request_cache (
+    reader          VARCHAR NOT NULL,
+    text_key        UHUGEINT NOT NULL,
+    asks            VARCHAR             -- JSON
+);
+
 -- Small key/value facts about the warehouse: schema version, last write (the
 -- dashboard's cache key).
 CREATE TABLE IF NOT EXISTS meta (

@@ -1,0 +1,128 @@
+"""value_checks as a rules run makes it: inputs gathered in SQL, each distinct comparison made
+once in Python and kept between runs (value_cache, request_cache; stored with the run's
+findings like the readings: cache.py), verdicts drawn in SQL (value_checks_sql.py).
+
+A comparison is keyed by a hash of its content (k: the values told or asked, the write's
+fields, the hour, the zone), so a run compares only what no run of its reader compared before.
+"""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pyarrow as pa
+
+from .cache import has_table, reader_version
+from .value_checks import _ASKABLE, Comparer, _compared, _said
+from .stored_values import stored_values
+from .value_checks_sql import ASKED, ASKED_INPUTS, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_INPUTS, TOLD_VERDICTS
+
+RESULT_COLUMNS = [("check_kind", pa.string()), ("k", pa.uint64()), ("vi", pa.int32()), ("field", pa.string()),
+                  ("value_type", pa.string()), ("told", pa.string()), ("written", pa.string()),
+                  ("stored", pa.string()), ("stored_from", pa.string()), ("verdict", pa.string())]
+
+
+def _table(con: duckdb.DuckDBPyConnection, name: str, data: pa.Table) -> None:
+    con.register("_ta_rows", data)
+    try:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM _ta_rows")
+    finally:
+        con.unregister("_ta_rows")
+
+
+def _requests(con: duckdb.DuckDBPyConnection, version: str, cached: bool, reader) -> None:
+    """_ta_asks_with (asked, asks): the requests that state a value a write can hold, and those
+    values as JSON; _ta_new_requests: the requests read in this run."""
+    con.execute(REQUESTS)
+    known = "SELECT text_key FROM request_cache WHERE reader = $v" if cached else "SELECT NULL::UHUGEINT WHERE FALSE"
+    todo = con.execute(f"SELECT text_key, asked FROM _ta_requests WHERE text_key NOT IN ({known})",
+                       {"v": version} if cached else {}).fetchall()
+    keys, asks = [], []
+    if todo:
+        value_reader = reader()
+        for key, text in todo:
+            found = [v for v in value_reader.extract(text) if v.get("type") in _ASKABLE]
+            keys.append(str(key))
+            asks.append(json.dumps(found, ensure_ascii=False) if found else None)
+    _table(con, "_ta_new_requests", pa.table({"text_key": pa.array(keys, pa.string()),
+                                              "asks": pa.array(asks, pa.string())}))
+    kept = "UNION ALL SELECT text_key, asks FROM request_cache WHERE reader = $v" if cached else ""
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE _ta_asks_with AS
+        SELECT r.asked, a.asks FROM _ta_requests r
+        JOIN (SELECT CAST(text_key AS UHUGEINT) AS text_key, asks FROM _ta_new_requests {kept}) a
+          ON a.text_key = r.text_key
+        WHERE a.asks IS NOT NULL""", {"v": version} if cached else {})
+
+
+def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
+    version = reader_version(plan)
+    cached = has_table(con, "value_cache")
+    made: dict = {}
+
+    def comparer() -> Comparer:  # built only when something is new: its patterns cost to compile
+        if "cmp" not in made:
+            made["cmp"] = Comparer(plan.lexicon.data)
+        return made["cmp"]
+
+    if cached:
+        con.execute("CREATE OR REPLACE TEMP TABLE _ta_known AS SELECT DISTINCT check_kind, k FROM value_cache "
+                    "WHERE reader = $v", {"v": version})
+    else:
+        con.execute("CREATE OR REPLACE TEMP TABLE _ta_known (check_kind VARCHAR, k UBIGINT)")
+    new: list[tuple] = []  # one per result; (kind, k, None, ...) for a comparison with none
+    con.execute(TOLD)
+    for k, vals, at, args, result, error, detail, tz, tz_source in con.execute(TOLD_INPUTS).fetchall():
+        cmp = comparer()
+        stored = stored_values(args, result, error, detail, cmp.patterns)
+        rows = _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source))
+        new += [("told", k, *r) for r in rows] or [("told", k) + (None,) * 8]
+    _requests(con, version, cached and has_table(con, "request_cache"), plan.lexicon.value_reader)
+    con.execute(ASKED)
+    for k, asks, at, args, tz, tz_source in con.execute(ASKED_INPUTS).fetchall():
+        # a list's length is no answer to a request: the user may have asked for it across several calls
+        stored = [x for x in stored_values(args, None, None, None, []) if not x.field.endswith("#len")]
+        rows = _compared(comparer(), json.loads(asks), stored, at, tz, _said(tz, tz_source))
+        new += [("asked", k, *r) for r in rows] or [("asked", k) + (None,) * 8]
+    cols = list(zip(*new)) if new else [[] for _ in RESULT_COLUMNS]
+    _table(con, "_ta_new_values", pa.table({n: pa.array(list(c), t) for (n, t), c in zip(RESULT_COLUMNS, cols)}))
+    names = ", ".join(n for n, _ in RESULT_COLUMNS)
+    kept = ""
+    if cached:  # the kept results of this run's comparisons
+        kept = (f"UNION ALL SELECT {', '.join('v.' + n for n, _ in RESULT_COLUMNS)} FROM value_cache v "
+                "JOIN (SELECT DISTINCT 'told' AS check_kind, k FROM _ta_told UNION "
+                "      SELECT DISTINCT 'asked', k FROM _ta_asked) c ON c.check_kind = v.check_kind AND c.k = v.k "
+                "WHERE v.reader = $v AND v.vi IS NOT NULL")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _ta_results AS SELECT {names} FROM _ta_new_values "
+                f"WHERE vi IS NOT NULL {kept}", {"v": version} if cached else {})
+    # a rules run keeps only what may be a finding (the replies and writes with a mismatch, all
+    # their values); a turn's report (plan.value_matches) keeps the values that agreed too
+    every = "TRUE" if getattr(plan, "value_matches", False) else "FALSE"
+    return con.sql(f"""
+        {TOLD_VERDICTS}
+        UNION ALL
+        SELECT CAST(NULL AS VARCHAR), a.task_id, CAST(NULL AS INTEGER), a.seq, a.tool, a.check_kind, a.field,
+               a.value_type, a.told, a.written, a.stored, a.stored_from, a.verdict
+        FROM ({ASKED_VERDICTS}) a""".replace("$all_values", every)).to_arrow_table()
+
+
+def create_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
+    """value_checks as a DuckDB temp table on `con` (after the turn model); returned for engines."""
+    table = value_checks(con, plan)
+    _table(con, "value_checks", table)
+    return table
+
+
+def keep_values(con: duckdb.DuckDBPyConnection, version: str) -> None:
+    """Store this run's new comparisons and request readings (inside the caller's transaction); drop
+    other readers' rows and those of comparisons and requests no longer in the warehouse."""
+    if not (has_table(con, "value_cache") and has_table(con, "_ta_new_values", temporary=True)):
+        return
+    con.execute("DELETE FROM value_cache WHERE reader <> $v OR NOT ((check_kind = 'told' AND k IN "
+                "(SELECT k FROM _ta_told)) OR (check_kind = 'asked' AND k IN (SELECT k FROM _ta_asked)))",
+                {"v": version})
+    con.execute("INSERT INTO value_cache SELECT $v, * FROM _ta_new_values", {"v": version})
+    con.execute("DELETE FROM request_cache WHERE reader <> $v OR text_key NOT IN (SELECT text_key FROM _ta_requests)",
+                {"v": version})
+    con.execute("INSERT INTO request_cache SELECT $v, CAST(text_key AS UHUGEINT), asks FROM _ta_new_requests",
+                {"v": version})
