@@ -338,6 +338,11 @@ def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | N
                  store: bool = True, prepared: dict[str, str] | None = None) -> RunResult:
     """Evaluate `plan` on `con` and store the findings. `prepared`: the turn model is already on
     `con` (an engine built its own copy), with these failures."""
+    with db.deferred_checkpoint(con):
+        return _execute_plan(con, plan, since, until, started, t0, store, prepared)
+
+
+def _execute_plan(con, plan, since, until, started, t0, store, prepared) -> RunResult:
     t0 = t0 or time.perf_counter()
     started = started or datetime.now(timezone.utc)
     since, until = _utc(since), _utc(until)

@@ -139,7 +139,8 @@ def run_plan_on(eng: Engine, con: duckdb.DuckDBPyConnection, plan: rule_engine.P
 
     # The reading, the tool typing and value_checks (Python over the turn model) are computed once,
     # on DuckDB's own copy of the turn model, and handed to the engine as data.
-    local_failures = rule_engine._prepare(con, plan)
+    with db.deferred_checkpoint(con):
+        local_failures = rule_engine._prepare(con, plan)
 
     def local(name: str):
         return con.sql(f"SELECT * FROM {name}").to_arrow_table()

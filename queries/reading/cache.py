@@ -47,7 +47,7 @@ def create_readings(con: duckdb.DuckDBPyConnection, plan) -> None:
     """reply_readings and claim_items as temp tables on `con`: the kept readings of this reader,
     and the texts it has not read yet read now (left in _ta_new_readings / _ta_new_items for
     keep_readings to store)."""
-    from .tables import read_texts
+    from .tables import CLAIM_COLUMNS, READING_COLUMNS, read_texts
 
     version = reader_version(plan)
     cached = has_table(con, "reading_cache")
@@ -58,13 +58,19 @@ def create_readings(con: duckdb.DuckDBPyConnection, plan) -> None:
     missing = con.execute(f"SELECT text_key, reply_text FROM _ta_texts WHERE text_key NOT IN ({known}) "
                           "ORDER BY text_id", {"v": version} if cached else {}).fetchall()
     keys = [str(k) for k, _ in missing]
-    new = read_texts([t for _, t in missing], plan)  # nothing to read: empty tables, no reader built
     con.execute("CREATE OR REPLACE TEMP TABLE _ta_new_keys (text_id INTEGER, text_key UHUGEINT)")
     if keys:
         con.execute("INSERT INTO _ta_new_keys SELECT (generate_subscripts($k, 1) - 1)::INTEGER, "
                     "unnest($k)::UHUGEINT", {"k": keys})
     for name, table, fields in (("_ta_new_readings", "reply_readings", READING_FIELDS),
                                 ("_ta_new_items", "claim_items", ITEM_FIELDS)):
+        if not missing:  # all read before: no reader to build
+            types = dict(READING_COLUMNS + CLAIM_COLUMNS)
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {name} (text_key UHUGEINT, "
+                        + ", ".join(f"{f} {types[f]}" for f in fields) + ")")
+            continue
+        if name == "_ta_new_readings":
+            new = read_texts([t for _, t in missing], plan)
         con.register("_ta_read", new[table])
         try:
             con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT k.text_key, "

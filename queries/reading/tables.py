@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from ..config import DEFAULT_WRITE_NAMES
 from .objects import ObjectGroups
+from .rows import arrow_table
 from .tools import ToolTyper, words
 
 READING_COLUMNS = [("reply_text", "VARCHAR"), ("text_id", "INTEGER"), ("is_claim", "BOOLEAN"),
@@ -61,9 +62,6 @@ def tool_typer(plan) -> ToolTyper:
 def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
     """reply_readings and claim_items of `texts`, text_id being the index in `texts`."""
     types = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BOOLEAN": pa.bool_()}
-    if not texts:  # all read before (cache.py): no reader to build
-        return {"reply_readings": pa.table({n: pa.array([], types[k]) for n, k in READING_COLUMNS}),
-                "claim_items": pa.table({n: pa.array([], types[k]) for n, k in CLAIM_COLUMNS})}
     reader = plan.lexicon.reader()
     values = plan.lexicon.value_reader()
     groups = ObjectGroups(plan.lexicon.data)
@@ -190,22 +188,21 @@ def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     rows = [typer.classify(tool, ro, de) for tool, ro, de in con.execute(_TOOLS).fetchall()]
     # ",bag,reservation," so a rule asks "names bag?" with one portable LIKE
     named_lists = [groups.of_tool_words(words(r.tool)) for r in rows]
-    named = ["," + ",".join(g) + "," for g in named_lists]
-    return pa.table({"tool": pa.array([r.tool for r in rows], pa.string()),
-                     "is_write": pa.array([r.is_write for r in rows], pa.bool_()),
-                     "action": pa.array([r.action for r in rows], pa.string()),
-                     "reason": pa.array([r.reason for r in rows], pa.string()),
-                     "objects": pa.array(named, pa.string()),
-                     # the thing the tool is mainly about (update_reservation_flights: reservation)
-                     "main_object": pa.array([g[0] if g else None for g in named_lists], pa.string())})
+    return arrow_table(con, TOOL_COLUMNS, {
+        "tool": [r.tool for r in rows], "is_write": [r.is_write for r in rows],
+        "action": [r.action for r in rows], "reason": [r.reason for r in rows],
+        "objects": ["," + ",".join(g) + "," for g in named_lists],
+        # the thing the tool is mainly about (update_reservation_flights: reservation)
+        "main_object": [g[0] if g else None for g in named_lists]})
 
 
-def tool_objects(tools: pa.Table) -> pa.Table:
-    """tool_classes' object lists as rows (tool, object), for equality joins."""
-    pairs = [(t, o) for t, objs in zip(tools["tool"].to_pylist(), tools["objects"].to_pylist())
-             for o in (objs or "").strip(",").split(",") if o]
-    return pa.table({"tool": pa.array([p[0] for p in pairs], pa.string()),
-                     "object": pa.array([p[1] for p in pairs], pa.string())})
+# tool_classes' object lists as rows (tool, object), for equality joins
+TOOL_OBJECTS = """
+CREATE OR REPLACE TEMP TABLE tool_objects AS
+SELECT DISTINCT tool, object FROM (
+    SELECT tool, unnest(string_split(trim(objects, ','), ',')) AS object FROM tool_classes) x
+WHERE object <> ''
+"""
 
 
 def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> None:
@@ -213,11 +210,9 @@ def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> None:
     from .cache import create_readings
 
     create_readings(con, plan)  # reply_readings and claim_items, as temp tables
-    tools = tool_table(con, plan)
-    tables = {"tool_classes": tools, "tool_objects": tool_objects(tools)}
-    for name, table in tables.items():
-        con.register("_ta_input", table)
-        try:
-            con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM _ta_input")
-        finally:
-            con.unregister("_ta_input")
+    con.register("_ta_input", tool_table(con, plan))
+    try:
+        con.execute("CREATE OR REPLACE TEMP TABLE tool_classes AS SELECT * FROM _ta_input")
+    finally:
+        con.unregister("_ta_input")
+    con.execute(TOOL_OBJECTS)

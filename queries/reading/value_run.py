@@ -14,13 +14,14 @@ import duckdb
 import pyarrow as pa
 
 from .cache import has_table, reader_version
+from .rows import temp_table
 from .value_checks import _ASKABLE, Comparer, _compared, _said
 from .stored_values import stored_values
 from .value_checks_sql import ASKED, ASKED_INPUTS, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_INPUTS, TOLD_VERDICTS
 
-RESULT_COLUMNS = [("check_kind", pa.string()), ("k", pa.uint64()), ("vi", pa.int32()), ("field", pa.string()),
-                  ("value_type", pa.string()), ("told", pa.string()), ("written", pa.string()),
-                  ("stored", pa.string()), ("stored_from", pa.string()), ("verdict", pa.string())]
+RESULT_COLUMNS = [("check_kind", "VARCHAR"), ("k", "UBIGINT"), ("vi", "INTEGER"), ("field", "VARCHAR"),
+                  ("value_type", "VARCHAR"), ("told", "VARCHAR"), ("written", "VARCHAR"), ("stored", "VARCHAR"),
+                  ("stored_from", "VARCHAR"), ("verdict", "VARCHAR")]
 
 
 def _table(con: duckdb.DuckDBPyConnection, name: str, data: pa.Table) -> None:
@@ -45,8 +46,7 @@ def _requests(con: duckdb.DuckDBPyConnection, version: str, cached: bool, reader
             found = [v for v in value_reader.extract(text) if v.get("type") in _ASKABLE]
             keys.append(str(key))
             asks.append(json.dumps(found, ensure_ascii=False) if found else None)
-    _table(con, "_ta_new_requests", pa.table({"text_key": pa.array(keys, pa.string()),
-                                              "asks": pa.array(asks, pa.string())}))
+    temp_table(con, "_ta_new_requests", [("text_key", "VARCHAR"), ("asks", "VARCHAR")], {"text_key": keys, "asks": asks})
     kept = "UNION ALL SELECT text_key, asks FROM request_cache WHERE reader = $v" if cached else ""
     con.execute(f"""CREATE OR REPLACE TEMP TABLE _ta_asks_with AS
         SELECT r.asked, a.asks FROM _ta_requests r
@@ -85,7 +85,7 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
         rows = _compared(comparer(), json.loads(asks), stored, at, tz, _said(tz, tz_source))
         new += [("asked", k, *r) for r in rows] or [("asked", k) + (None,) * 8]
     cols = list(zip(*new)) if new else [[] for _ in RESULT_COLUMNS]
-    _table(con, "_ta_new_values", pa.table({n: pa.array(list(c), t) for (n, t), c in zip(RESULT_COLUMNS, cols)}))
+    temp_table(con, "_ta_new_values", RESULT_COLUMNS, {n: list(c) for (n, _), c in zip(RESULT_COLUMNS, cols)})
     names = ", ".join(n for n, _ in RESULT_COLUMNS)
     kept = ""
     if cached:  # the kept results of this run's comparisons
