@@ -30,10 +30,22 @@ import duckdb
 
 from ..warehouse import db
 from .. import engine as rule_engine
-from . import transpile as tp
 from .base import ENGINE_NAMES, Engine, EngineQueryError, EngineUnavailable, override_path
 from .normalise import Reference, arrow_columns, cast_select
 from ..rulefile import Rule
+
+
+class _Transpile:
+    """queries/engines/transpile.py, imported when first used: sqlglot takes 0.1 s to load, and a
+    run on DuckDB transpiles nothing."""
+
+    def __getattr__(self, name: str):
+        from . import transpile
+
+        return getattr(transpile, name)
+
+
+tp = _Transpile()
 
 
 def open_engine(name: str, clickhouse_url: str | None = None) -> Engine:
