@@ -84,7 +84,9 @@ def run(args) -> int:
         for r in rows:
             when = r["event_time"].strftime("%Y-%m-%d %H:%M:%S") if r["event_time"] else "-"
             where = f"task {r['task_id']}" if r["task_id"] else "no task"
-            msg = r["message"] if len(r["message"] or "") <= 140 else r["message"][:137] + "..."
+            # one finding per line: a reply's line breaks and tabs are shown, not obeyed
+            msg = (r["message"] or "").replace("\r\n", "\n").replace("\n", " \u21b5 ").replace("\t", " ")
+            msg = msg if len(msg) <= 140 else msg[:137] + "..."
             review = f"  [{marks.WORDS[r['mark']]}{': ' + r['mark_note'] if r['mark_note'] else ''}]" if r["mark"] else ""
             print(f"{when}  {r['severity']:<6} {r['rule_id']:<22} {where} conv {r['conversation_id']}"
                   + (f" #{r['seq']}" if r["seq"] is not None else "") + f"  {msg}{review}")

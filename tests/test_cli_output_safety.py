@@ -66,3 +66,25 @@ def test_a_file_name_with_control_codes_is_shown_as_text(tmp_path, capsys):
     _clean(out)
     _clean(err)
     assert "naive\\u001b]0;pwned\\u0007.jsonl" in out and "\\u001b" in err
+
+
+def test_a_finding_is_one_line_of_the_table(tmp_path, capsys):
+    """A reply of several lines (lists, paragraphs) must not break the table into fragments."""
+    db = str(tmp_path / "w.duckdb")
+    src = tmp_path / "turns.jsonl"
+    rows = [
+        {"record": "task", "task_id": "t2", "user_id": "u1", "conversation_id": "c2", "status": "failed",
+         "goal": "remind me", "started_at": "2026-11-20T08:00:00Z", "finished_at": "2026-11-20T08:00:05Z"},
+        {"record": "step", "task_id": "t2", "seq": 1, "tool": "create_reminder", "status": "failed",
+         "verified": False, "attempts": 1, "started_at": "2026-11-20T08:00:01Z", "error": "timeout"},
+        {"record": "message", "message_id": "m2", "conversation_id": "c2", "user_id": "u1", "role": "assistant",
+         "content": "Done!\n\n- reminder set for 8 PM\r\n- see you\ttomorrow", "created_at": "2026-11-20T08:00:07Z",
+         "task_id": "t2"},
+    ]
+    src.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    main(["ingest", str(src), "--db", db])
+    main(["rules", "run", "--now", "2026-12-01T00:00:00Z", "--db", db])
+    capsys.readouterr()
+    assert main(["findings", "--rule", "said_but_not_done", "--db", db]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 and "Done! \u21b5  \u21b5 - reminder set for 8 PM \u21b5 - see you tomorrow" in lines[0]
