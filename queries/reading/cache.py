@@ -24,7 +24,7 @@ UNION
 SELECT DISTINCT final_answer FROM tasks WHERE final_answer IS NOT NULL AND regexp_matches(final_answer, '\\S')
 """
 READING_FIELDS = ("is_claim", "admits_failure", "verdict", "clauses")
-ITEM_FIELDS = ("clause_no", "action", "object", "object_re", "follows", "follows_object", "backs", "clause", "vals")
+ITEM_FIELDS = ("clause_no", "action", "object", "object_re", "follows", "follows_object", "backs", "clause", "vals", "noun")
 _CODE = Path(__file__).resolve().parent
 
 

@@ -34,6 +34,12 @@ _PHRASE_BREAKS = _FUNCTION_WORDS - frozenset("the a an your my our their this th
 # "the order status is now pending": a state changed (and "order" there is a noun, not the verb)
 _STATE_NOW = re.compile(r"\bnow\b|现在|已变为|已变成", re.I)
 _AUXILIARIES = frozenset("is are was were has have had 's 're".split())
+# "coffee's on there too": put in the container the reply just named
+_ON_THERE = re.compile(r"\b(on|in)\s+there\b", re.I)
+# "I'll remind you to take your meds at 9, and to call the pharmacy at 10": the promise goes on
+_PROMISE_GOES_ON = re.compile(r"^\W*(?:and|or|also|plus|then)?\s*(?:also\s+|then\s+)?to\s+(?!be\b)[a-z]", re.I)
+# the things a headline lists ("Both are booked: Zuni on Friday and Flour + Water on Saturday")
+_LIST_SEP = re.compile(r"\s+(?:and|&|plus|as well as)\s+|[、；;]|(?<=[\u3400-\u9fff])(?:和|以及|及|还有)", re.I)
 KINDS = ("completion", "negated", "question", "conditional", "offer", "future", "pre_existing", "failure", "other")
 
 
@@ -220,7 +226,7 @@ class Reader:
             action, obj = "create", "reminder"
         else:
             action = self._action(claim.group(0), last=True) or (
-                "create" if self._container.search(text) else
+                "create" if self._container.search(text) or _ON_THERE.search(claim.group(0)) else
                 "update" if _STATE_NOW.search(claim.group(0)) else self._action(text))
         if failure is not None or (negated is not None and negated.start() < claim.end()):
             kind = "failure" if failure is not None else "negated"
@@ -258,6 +264,28 @@ class Reader:
             if r.kind == "completion" or (r.kind in ("other", "question") and r.action is not None):
                 parts.append(ClauseReading(r.text, "completion", r.action, r.object))
         return [self._phrased(p) for p in (parts or ([] if skip_first else [whole]))]
+
+    def listed_parts(self, r: Reading, j: int) -> list[ClauseReading]:
+        """A plain clause j that goes on with the claim before it, as the claims it adds: the things
+        a headline closed by a colon lists ("Both are booked: Zuni on Friday and Flour + Water on
+        Saturday": one claim per thing, of the headline's action), and a reminder's promise continued
+        (", and to call the pharmacy at 10": one more reminder). Real replies list what they did
+        after a colon; each listed thing is a claim a write must back on its own."""
+        h = j - 1
+        while h >= 0 and r.clauses[h].kind == "other" and r.segments[h].sentence == r.segments[j].sentence:
+            h -= 1
+        if h < 0 or h not in r.standing:
+            return []
+        head, text = r.clauses[h], r.clauses[j].text
+        if head.action is None or r.clauses[j].action is not None:
+            return []  # a clause with a verb of its own is read by claimed_parts
+        if h == j - 1 and head.action == "create" and head.object == "reminder" and _PROMISE_GOES_ON.search(text):
+            return [ClauseReading(text, "completion", "create", "reminder")]
+        items = [t for t in (p.strip() for p in _LIST_SEP.split(text)) if t]
+        # a list: two things or more right after the colon ("Booked: Ace Hotel, checking in…" lists nothing)
+        if h != j - 1 or r.segments[h].closer not in (":", "：") or len(items) < 2:
+            return []
+        return [ClauseReading(t, "completion", head.action, self._object(t) or head.object) for t in items]
 
     def _phrased(self, r: ClauseReading) -> ClauseReading:
         """A claim whose verb wraps its object ("let the group chat know") gets the phrase's class."""

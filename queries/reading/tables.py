@@ -21,6 +21,7 @@ import duckdb
 import pyarrow as pa
 
 from ..config import DEFAULT_WRITE_NAMES
+from .nouns import ClaimNouns
 from .objects import ObjectGroups
 from .rows import arrow_table
 from .tools import ToolTyper, words
@@ -29,7 +30,8 @@ READING_COLUMNS = [("reply_text", "VARCHAR"), ("text_id", "INTEGER"), ("is_claim
                    ("admits_failure", "BOOLEAN"), ("verdict", "VARCHAR"), ("clauses", "VARCHAR")]
 # claim_items is keyed by the reading's text_id, so the turn model carries an integer, not the text
 CLAIM_COLUMNS = [("text_id", "INTEGER"), ("clause_no", "INTEGER"), ("action", "VARCHAR"), ("object", "VARCHAR"),
-                 ("object_re", "VARCHAR"), ("follows", "BOOLEAN"), ("follows_object", "VARCHAR"), ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR")]
+                 ("object_re", "VARCHAR"), ("follows", "BOOLEAN"), ("follows_object", "VARCHAR"), ("backs", "VARCHAR"), ("clause", "VARCHAR"), ("vals", "VARCHAR"),
+                 ("noun", "VARCHAR")]
 TOOL_OBJECT_COLUMNS = [("tool", "VARCHAR"), ("object", "VARCHAR")]  # one row per object group a tool names
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
                 ("objects", "VARCHAR"), ("main_object", "VARCHAR")]
@@ -72,6 +74,9 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
     follows = set(consequences.get("groups", []))
     objs = plan.lexicon.data["objects"]
     containers = re.compile(r"\b(?:" + "|".join(objs["containers_en"]) + r")\b|" + "|".join(objs["containers_zh"]), re.I)
+    generic = {w for w in objs["en"] + objs["zh"] if w.isalpha()} | {
+        w for ws in plan.lexicon.data.get("object_groups", {}).values() for w in ws}
+    nouns = ClaimNouns(reader.verb_class, containers, generic)
     claims, admits, verdicts, clauses = [], [], [], []
     items: dict[str, list] = {name: [] for name, _ in CLAIM_COLUMNS}
     for n, t in enumerate(texts):
@@ -84,6 +89,10 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
             found = _claim_values(r, i, values) if i in r.standing else []
             # a plain clause may claim in a coordinated part ("…, CO 80203 and switched the payment…")
             parts = reader.claimed_parts(r.segments[i], skip_first=i not in r.standing)
+            # a plain clause that lists what the claim before it did: each thing it names is a claim
+            listed = not parts and i not in r.standing
+            if listed:
+                parts = [p for p in reader.listed_parts(r, i) if nouns.of(p.text)]
             for k, c in enumerate(parts):
                 box = containers.search(c.text)  # "it's on your calendar": made, and where
                 action = c.action or (box and "create") or None
@@ -93,6 +102,8 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                 mine = values.extract(c.text) if len(parts) > 1 else []
                 last = k == len(parts) - 1
                 vals = (mine + ([v for v in found if v not in mine] if last else [])) if len(parts) > 1 else found
+                if listed:
+                    vals = values.extract(c.text)
                 vals = [{**v, "claim_action": action} for v in vals]  # "added 1 bag" is a delta, "now 2 bags" a total
                 if group is None and _MONEY_MOVES.search(c.text) and any(v.get("type") == "amount" for v in vals):
                     group = "payment"  # "the $8 difference has been refunded": money that moved with a write
@@ -106,7 +117,9 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                                     ("backs", "," + ",".join(consequences.get("classes", {}).get(group, [])) + ","
                                      if follows_from else backs.get(action)),
                                     ("clause", c.text),
-                                    ("vals", json.dumps(vals, ensure_ascii=False) if vals else None)):
+                                    ("vals", json.dumps(vals, ensure_ascii=False) if vals else None),
+                                    # what it names in its own words, and the quotations of its clause
+                                    ("noun", nouns.of(c.text, r.segments[i].quotes if len(parts) == 1 else ()))):
                     items[name].append(value)
     readings = pa.table({"reply_text": pa.array(texts, pa.string()),
                          "text_id": pa.array(range(len(texts)), pa.int32()), "is_claim": pa.array(claims, pa.bool_()),

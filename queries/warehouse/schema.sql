@@ -161,7 +161,8 @@ CREATE TABLE IF NOT EXISTS reading_cache_items (
     follows_object  VARCHAR,
     backs           VARCHAR,
     clause          VARCHAR,
-    vals            VARCHAR             -- JSON: the values the claim states
+    vals            VARCHAR,            -- JSON: the values the claim states
+    noun            VARCHAR             -- what the claim names in its own words ('eggs|milk')
 );
 
 -- What value_checks compared, kept like the readings: one row per value of each distinct
