@@ -18,7 +18,9 @@
 -- another claimed action is backed by a good write, not_executed when none
 -- is; the evidence names the first such claim (unbacked_claim). So is a claim
 -- whose only write stored another claim's value (value_checks verdict
--- unbacked: two reminders told, one written).
+-- unbacked: two reminders told, one written), or whose writes were for other
+-- claims of the reply (claimed_actions.taken: "coffee's on there too" over
+-- add_item(eggs, milk)).
 -- Where the source records message positions (one task = a whole chat, as in
 -- tau-bench), a reply is judged by the write calls made since the task's
 -- previous reply and before it: an earlier failure was for an earlier reply
@@ -65,13 +67,8 @@ spent AS (
     -- a claim whose write already stored another claim's value (value_checks: unbacked) ...
     SELECT DISTINCT reply_id, clause_no, 1 AS spent FROM value_checks WHERE verdict = 'unbacked'
     UNION
-    -- ... or a claim of something new whose only write changed something else, for another claim
-    -- that write fits exactly ("备注已改成…，可乐也加上了" over one updateOrderRemark)
-    SELECT a.reply_id, a.clause_no, 1
-    FROM claimed_actions a
-    JOIN claimed_actions b ON b.reply_id = a.reply_id AND b.backing_seq = a.backing_seq AND b.clause_no <> a.clause_no
-    WHERE a.status = 'backed' AND a.exact = 0 AND b.status = 'backed' AND b.exact = 1 AND a.follows = FALSE
-      AND a.action IN ('create', 'book') AND a.backing_action NOT IN ('create', 'book') AND a.action <> b.action
+    -- ... or whose writes were for other claims of the reply (_claimed_actions.sql: taken)
+    SELECT reply_id, clause_no, 1 FROM claimed_actions WHERE taken = 1
 ),
 per_claim AS (
     -- claimed actions (clauses with an action class), backed or never attempted
