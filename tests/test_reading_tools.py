@@ -25,6 +25,9 @@ def typer():
     ("mcp__calendar__create_event", "create"), ("Todoist.AddTask", "create"), ("gcal-events-insert", "create"),
     ("cancel_pending_order", "delete"), ("order_refund", "refund"), ("book_table", "book"),
     ("update_reservation_flights", "update"), ("send_certificate", "send"), ("todo_list_add", "create"),
+    # short verbs as APIs and CLIs write them, and topping up a card or wallet
+    ("cal_v3.evt.rm", "delete"), ("notes/del", "delete"), ("oyster/topup", "book"),
+    ("transit_card_topup", "book"), ("wallet.top_up", "book"), ("phone.recharge", "book"),
 ])
 def test_write_tools_in_every_naming_style(typer, name, action):
     c = typer.classify(name)
@@ -33,7 +36,8 @@ def test_write_tools_in_every_naming_style(typer, name, action):
 
 @pytest.mark.parametrize("name", ["get_reminders", "calendar.events.list", "searchFlights", "order_lookup",
                                   "GET /v1/orders", "find_user_id_by_email", "transfer_to_human_agents",
-                                  "verify_result", "think"])
+                                  "verify_result", "think", "perm.check", "model_info", "topology.get",
+                                  "delivery_status"])
 def test_read_and_unknown_tools_are_not_writes(typer, name):
     assert not typer.classify(name).is_write
 
