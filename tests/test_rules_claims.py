@@ -188,3 +188,20 @@ def test_completion_clauses_carry_action_and_object():
     reading = compile_lexicon(Config()).reader().read("订单已取消，退款也已经发起。I've added milk to your shopping list.")
     done = [(c.action, c.object) for c in reading.clauses if c.kind == "completion"]
     assert done == [("delete", "订单"), ("create", "退款"), ("create", "list")]
+
+
+@pytest.mark.parametrize("reply, standing", [
+    # an action said to be needless is neither a claim nor a denial of an earlier claim
+    ("Your reminder is set for 8, no need to set another one.", 1),
+    ("Seat changed to 31A. Your booking already includes travel insurance, so there's no need to buy it again.", 1),
+    ("提醒已经设好了，不用再设置了。", 1),
+    ("已帮您把座位换到31A靠窗；这个订单本来就含航空意外险，不用再重复购买了。", 1),
+    ("No need to book it again.", 0),
+    ("There's no need to pay for the upgrade.", 0),
+    ("不用再重复购买了。", 0),
+    ("无需另外添加提醒了。", 0),
+])
+def test_a_needless_action_is_neither_claimed_nor_denied(reply, standing):
+    reading = compile_lexicon(Config()).reader().read(reply)
+    assert len(reading.standing) == standing, [c.as_dict() for c in reading.clauses]
+

@@ -208,6 +208,10 @@ class Reader:
         failure = self._first("failure", text)
         negated = self._first("negated", text)
         obj = self._object(text)
+        # "no need to buy it again", 不用再重复购买了: neither done nor denied (it is there already)
+        needless = self._first("needless", text)
+        if needless is not None and (claim is None or needless.start() < claim.end()):
+            return ClauseReading(text, "pre_existing", self._action(text, start=needless.start()), obj)
         if claim is None:
             marker = failure or negated
             action = self._action(text, start=marker.start()) if marker else None
