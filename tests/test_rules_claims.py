@@ -205,3 +205,17 @@ def test_a_needless_action_is_neither_claimed_nor_denied(reply, standing):
     reading = compile_lexicon(Config()).reader().read(reply)
     assert len(reading.standing) == standing, [c.as_dict() for c in reading.clauses]
 
+
+@pytest.mark.parametrize("reply, obj", [
+    # a word that is both verb and noun (预订, 预约) is the verb after the perfect, before its object
+    ("已预订亚朵高级大床房，订单号AT77120。", None),
+    ("已为您预约周五下午的理发。", None),
+    # ... and the thing itself where it is the subject, or nothing follows it
+    ("您的预订已确认。", "预订"),
+    ("预约已取消。", "预约"),
+    ("已退款243元。", "退款"),
+    ("Your reservation is booked.", "reservation"),
+])
+def test_a_chinese_verb_that_is_also_a_noun_names_no_object(reply, obj):
+    reading = compile_lexicon(Config()).reader().read(reply)
+    assert [c.object for c in reading.clauses if c.kind == "completion"][:1] == [obj]

@@ -33,6 +33,8 @@ successfully about after before over through until via per like called named tit
 _PHRASE_BREAKS = _FUNCTION_WORDS - frozenset("the a an your my our their this these those his her its".split())
 # "the order status is now pending": a state changed (and "order" there is a noun, not the verb)
 _STATE_NOW = re.compile(r"\bnow\b|现在|已变为|已变成", re.I)
+# what stands right before a verb of the perfect: 已预订, 已经为您预约, 成功预订
+_ZH_PERFECT_BEFORE = re.compile(r"(?:已|已经|成功|为您|为你|帮您|帮你|给您|给你|替您|替你)$")
 _AUXILIARIES = frozenset("is are was were has have had 's 're".split())
 # "coffee's on there too": put in the container the reply just named
 _ON_THERE = re.compile(r"\b(on|in)\s+there\b", re.I)
@@ -157,6 +159,11 @@ class Reader:
         for n, m in enumerate(found):
             word = m.group(0)
             if not word.isascii():
+                # 已预订亚朵高级大床房: a word that is also a verb, after the perfect and before its object,
+                # is the verb (the thing booked is what follows it)
+                if (word in self.verb_class and _ZH_PERFECT_BEFORE.search(text, 0, m.start())
+                        and _CJK.match(text, m.end())):
+                    continue
                 # 订单 8JQ2LM 的乘客信息: what follows 的 is the head
                 later = next((x for x in found[n + 1:] if not x.group(0).isascii()
                               and "的" in text[m.end():x.start()]), None)
