@@ -17,6 +17,8 @@ class ObjectGroups:
         self._group: dict[str, str] = {}
         self._all: dict[str, list[str]] = {}  # a word in two groups ("payment") names both in a tool
         self.words: dict[str, list[str]] = {}
+        # what else in a write's arguments says it is about the group's thing ("dueTime": a reminder)
+        self.mentions: dict[str, list[str]] = {g: list(ps) for g, ps in lex.get("object_mentions", {}).items()}
         for group, words in lex.get("object_groups", {}).items():
             self.words[group] = list(words)
             for w in words:
@@ -65,4 +67,5 @@ class ObjectGroups:
         """An RE2 pattern (case-blind) for any word of the group, for finding it in a write's args."""
         if not group or group not in self.words:
             return None
-        return "(?i)(" + "|".join(re.escape(w) for w in sorted(self.words[group], key=len, reverse=True)) + ")"
+        alts = [re.escape(w) for w in sorted(self.words[group], key=len, reverse=True)] + self.mentions.get(group, [])
+        return "(?i)(" + "|".join(alts) + ")"

@@ -105,8 +105,11 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                 if listed:
                     vals = values.extract(c.text)
                 vals = [{**v, "claim_action": action} for v in vals]  # "added 1 bag" is a delta, "now 2 bags" a total
-                if group is None and _MONEY_MOVES.search(c.text) and any(v.get("type") == "amount" for v in vals):
-                    group = "payment"  # "the $8 difference has been refunded": money that moved with a write
+                if group is None and (_CHARGED.search(c.text) or (
+                        _MONEY_MOVES.search(c.text) and any(v.get("type") == "amount" for v in vals))):
+                    # "the $8 difference has been refunded", "the extra one was charged to your gift card":
+                    # money that moved with a write
+                    group = "payment"
                 follows_from = group in follows
                 evidence = "(?i)(" + consequences.get("evidence", {}).get(group, "$^") + ")" if follows_from else None
                 for name, value in (("text_id", n), ("clause_no", i * 100 + k), ("action", action),
@@ -131,6 +134,9 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
 
 # a later clause that tells where money went ("A refund of $54.85 will be credited to your PayPal")
 _MONEY_MOVES = re.compile(r"\b(refund|credit|charge|paid|debit|reimburs)|退款|退回|退还|扣款|扣除|到账|返还|支付了", re.I)
+
+# money taken for what a write did ("the extra bag was charged to your gift card", 已从余额扣款)
+_CHARGED = re.compile(r"\b(charged|debited|deducted|billed)\b|扣款|扣除|扣了|扣费", re.I)
 
 
 def _claim_clauses(r) -> list[int]:

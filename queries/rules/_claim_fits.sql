@@ -19,7 +19,8 @@
 --   class ("All set!") or a generic one ("handled") is fitted by any write;
 -- - a claim about a consequence ([object_consequences]: "the difference has
 --   been refunded") is fitted by a write of the classes it follows from (a
---   cancel) or one whose arguments carry it (payment_id).
+--   cancel), one whose arguments carry it (payment_id), or a tool naming it
+--   (refunds.create: the refund is the write itself).
 -- names_object: 1 when the tool's name names the claim's object. exact: 1 when
 -- the write fits by more than the broad family of create/update/book/refund.
 -- """
@@ -94,9 +95,10 @@ fits AS (
     FROM pairs_mentioned p
     WHERE CASE
               -- a consequence (a refund, a payment, invitations) follows from a write of its classes,
-              -- or from one whose arguments carry it (payment_id, attendees)
+              -- or from one whose arguments carry it (payment_id, attendees), or is the write itself
+              -- (refunds.create, payments.schedule: the tool names it)
               WHEN p.follows = TRUE THEN strpos(coalesce(p.backs, ''), ',' || coalesce(p.tool_action, '?') || ',') > 0
-                   OR p.mentions = TRUE OR p.names_follows = 1
+                   OR p.mentions = TRUE OR p.names_follows = 1 OR p.names_object = 1
               WHEN p.is_named = 1 AND p.names_object = 0 THEN FALSE
               -- a tool about other things, whose call does not mention the claim's object either
               WHEN p.object IS NOT NULL AND p.objects <> ',,' AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE

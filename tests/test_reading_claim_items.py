@@ -1,0 +1,49 @@
+"""What each claimed action is about, as claim_items records it (queries/reading/tables.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from trace_audit.queries import engine
+from trace_audit.queries.reading.objects import ObjectGroups
+from trace_audit.queries.reading.tables import read_texts
+
+
+@pytest.fixture(scope="module")
+def plan():
+    return engine.plan_run()
+
+
+def _items(plan, text: str) -> list[dict]:
+    t = read_texts([text], plan)["claim_items"].to_pylist()
+    return [{"clause": r["clause"], "action": r["action"], "object": r["object"], "follows": r["follows"]} for r in t]
+
+
+@pytest.mark.parametrize("text, clause", [
+    # money taken for what a write did is a payment that follows from that write
+    ("Done: reservation 8JDK2Q now has 2 checked bags, and the extra one was charged to your gift card.",
+     "and the extra one was charged to your gift card"),
+    ("I've charged the $12 delivery fee to your Visa.", "I've charged the $12 delivery fee to your Visa"),
+    ("座位已改好，差价已从余额扣款。", "差价已从余额扣款"),
+])
+def test_money_charged_is_a_payment_that_follows_a_write(plan, text, clause):
+    got = [i for i in _items(plan, text) if i["clause"] == clause]
+    assert got and got[0]["object"] == "payment" and got[0]["follows"], _items(plan, text)
+
+
+@pytest.mark.parametrize("text", ["A phone charger has been added to your cart.", "已为您下单充电器。",
+                                  "I've booked the table for 7."])
+def test_a_claim_with_no_money_taken_is_no_payment(plan, text):
+    assert all(i["object"] != "payment" for i in _items(plan, text)), _items(plan, text)
+
+
+def test_a_due_time_or_an_alert_in_the_arguments_mentions_a_reminder(plan):
+    pattern = re.compile(ObjectGroups(plan.lexicon.data).pattern("reminder"))
+    for args in ('{"title": "Submit report", "dueDate": "2026-11-27", "dueTime": "09:00"}',
+                 '{"task": "x", "due_date": "2026-11-27"}', '{"summary": "Dentist", "alerts": [{"minutes": 30}]}',
+                 '{"notification": {"at": "08:00"}}', '{"remind_at": "08:00"}', '{"内容": "交报告", "提醒": "08:00"}'):
+        assert pattern.search(args), args
+    for args in ('{"title": "Pay the overdue fee"}', '{"item": "residue cleaner"}', '{"title": "Standup", "start": "09:00"}'):
+        assert not pattern.search(args), args
