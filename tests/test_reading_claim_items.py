@@ -47,3 +47,18 @@ def test_a_due_time_or_an_alert_in_the_arguments_mentions_a_reminder(plan):
         assert pattern.search(args), args
     for args in ('{"title": "Pay the overdue fee"}', '{"item": "residue cleaner"}', '{"title": "Standup", "start": "09:00"}'):
         assert not pattern.search(args), args
+
+
+@pytest.mark.parametrize("text, backs_transfer", [
+    # money sent is backed by a transfer too; a message only by a send
+    ("Sent! Lukas will receive €300.00 for the cabin.", True),
+    ("I've transferred $40 to Dana.", True),
+    ("已转给房东李建国。", True),
+    ("I've emailed her the receipt.", False),
+    ("I let the group chat know.", False),
+    ("已发短信通知王总。", False),
+])
+def test_a_send_of_money_is_backed_by_a_transfer_and_a_message_is_not(plan, text, backs_transfer):
+    rows = read_texts([text], plan)["claim_items"].to_pylist()
+    assert rows and all(r["action"] == "send" for r in rows), rows
+    assert all((",transfer," in r["backs"]) is backs_transfer for r in rows), rows

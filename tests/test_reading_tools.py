@@ -28,6 +28,10 @@ def typer():
     # short verbs as APIs and CLIs write them, and topping up a card or wallet
     ("cal_v3.evt.rm", "delete"), ("notes/del", "delete"), ("oyster/topup", "book"),
     ("transit_card_topup", "book"), ("wallet.top_up", "book"), ("phone.recharge", "book"),
+    # making a transfer or a payout moves money
+    ("wise.transfers.create", "transfer"), ("bank.transfer.submit", "transfer"), ("payouts.create", "transfer"),
+    ("POST /v1/transfers", "transfer"), ("transfer_money", "transfer"), ("wire_transfer", "transfer"),
+    ("send_money", "send"), ("calendar_create_event", "create"),
 ])
 def test_write_tools_in_every_naming_style(typer, name, action):
     c = typer.classify(name)
@@ -37,7 +41,8 @@ def test_write_tools_in_every_naming_style(typer, name, action):
 @pytest.mark.parametrize("name", ["get_reminders", "calendar.events.list", "searchFlights", "order_lookup",
                                   "GET /v1/orders", "find_user_id_by_email", "transfer_to_human_agents",
                                   "verify_result", "think", "perm.check", "model_info", "topology.get",
-                                  "delivery_status"])
+                                  "delivery_status", "stripe.transfers.list", "get_transfer_status",
+                                  "transfer_to_agent", "handoff_to_agent"])
 def test_read_and_unknown_tools_are_not_writes(typer, name):
     assert not typer.classify(name).is_write
 

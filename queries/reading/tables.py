@@ -70,6 +70,9 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
     # the write classes that can back a claim of each class (",delete,update,"), per [actions.*] backed_by
     backs = {cls: "," + ",".join(spec.get("backed_by", [cls])) + ","
              for cls, spec in plan.lexicon.data["actions"].items()}  # ",*," backs with any write
+    # a class whose messages are backed by fewer writes than the rest of it (a send: emails by sends only)
+    messages = [(cls, re.compile("|".join(spec["message_words"]), re.I), "," + ",".join(spec["message_backed_by"]) + ",")
+                for cls, spec in plan.lexicon.data["actions"].items() if spec.get("message_words")]
     consequences = plan.lexicon.data.get("object_consequences", {})
     follows = set(consequences.get("groups", []))
     objs = plan.lexicon.data["objects"]
@@ -111,6 +114,8 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                     # money that moved with a write
                     group = "payment"
                 follows_from = group in follows
+                backed = next((b for cls, words, b in messages if cls == action and words.search(c.text)),
+                              backs.get(action))
                 evidence = "(?i)(" + consequences.get("evidence", {}).get(group, "$^") + ")" if follows_from else None
                 for name, value in (("text_id", n), ("clause_no", i * 100 + k), ("action", action),
                                     ("object", group), ("object_re", evidence or groups.pattern(group)),
@@ -118,7 +123,7 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                                     ("follows_object", (consequences.get("objects", {}).get(group) or [None])[0]
                                      if follows_from else None),
                                     ("backs", "," + ",".join(consequences.get("classes", {}).get(group, [])) + ","
-                                     if follows_from else backs.get(action)),
+                                     if follows_from else backed),
                                     ("clause", c.text),
                                     ("vals", json.dumps(vals, ensure_ascii=False) if vals else None),
                                     # what it names in its own words, and the quotations of its clause

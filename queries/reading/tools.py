@@ -44,6 +44,8 @@ class ToolTyper:
                 self.strong.setdefault(v, cls)
             for v in spec.get("weak_tool", []):
                 self.weak.setdefault(v, cls)
+        # things whose making is an action of their own (wise.transfers.create moves money)
+        self.nouns = {w: cls for cls, spec in lex["actions"].items() for w in spec.get("tool_nouns", [])}
         tools = lex["tools"]
         for v in tools.get("read", []):
             self.strong.setdefault(v, None)
@@ -67,10 +69,17 @@ class ToolTyper:
                     return w, table[w], tier
         return None
 
+    def _made(self, ws: list[str], action: str | None) -> str | None:
+        """Making a thing whose making is an action of its own: bank.transfer.submit moves money."""
+        if action != "create":
+            return action
+        return next((self.nouns[w] for w in ws if w in self.nouns), action)
+
     def classify(self, tool: str, read_only: bool | None = None, destructive: bool | None = None) -> ToolClass:
         ws = words(tool)
         verb = self._verb(ws)
         action = verb[1] if verb else None
+        action = self._made(ws, action)
         if tool in self.exclude:
             return ToolClass(tool, False, None, "config write_tools.exclude")
         if tool in self.read_names:
@@ -92,7 +101,7 @@ class ToolTyper:
         method = tool[:len(ws[0])] if ws else ""
         if method.isupper() and len(ws) > 1:  # "POST /v1/reminders", "GET:/orders"
             if ws[0] in self.http_write:
-                return ToolClass(tool, True, self.http_write[ws[0]], f"HTTP method {method}")
+                return ToolClass(tool, True, self._made(ws, self.http_write[ws[0]]), f"HTTP method {method}")
             if ws[0] in self.http_read:
                 return ToolClass(tool, False, None, f"HTTP method {method}")
         if verb is None:
