@@ -219,3 +219,17 @@ def test_a_needless_action_is_neither_claimed_nor_denied(reply, standing):
 def test_a_chinese_verb_that_is_also_a_noun_names_no_object(reply, obj):
     reading = compile_lexicon(Config()).reader().read(reply)
     assert [c.object for c in reading.clauses if c.kind == "completion"][:1] == [obj]
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # the perfect before a prepositional phrase and its verb: 已向…转账, 已从…移除, 已给…发送
+    ("已向尾号0931的账户转账2000元。", True),
+    ("已从购物车移除可乐。", True),
+    ("已给王总发送会议邀请。", True),
+    # ... and not a state or a verb the lexicon lacks
+    ("快递已在路上。", False),
+    ("已跟商家沟通过了。", False),
+    ("已向尾号0931的账户转账失败。", False),
+])
+def test_the_perfect_before_a_prepositional_phrase(classify, reply, claim):
+    assert classify(reply) is claim
