@@ -312,6 +312,11 @@ ZH = [
     ("已为你申请换货：黑色跑鞋换成 43 码", "choice",
      [C("黑色", "colour", "black"), C("43 码", "size", "43", role="to")]),
     ("一杯大杯燕麦拿铁，少冰", "choice", [C("大杯", "size", "l")]),
+    # ---- 高铁座席与更多颜色
+    ("订好了，明天G79，二等座，08:00出发。", "choice", [C("二等座", "rail_class", "second_seat")]),
+    ("已改签一等座", "choice", [C("一等座", "rail_class", "first_seat")]),
+    ("已下单轻薄羽绒服，藏青，M码。", "choice", [C("藏青", "colour", "navy"), C("M码", "size", "m")]),
+    ("Your first class seat is booked.", "choice", [C("first class", "cabin", "first")]),
     ("第 3 码头", "choice", []),
     # ---- 数量：人数、计量单位、规格
     ("已订好包间，15 位，到店报公司名即可", "count", [N("15 位", 15, "人")]),
