@@ -164,3 +164,70 @@ def test_a_returned_order_still_listing_the_old_item_says_nothing_of_the_new_one
     assert verdicts(tools, "The luggage set has been updated to the black option", args, result) == []
     assert verdicts(tools, "The luggage set has been updated to the black option",
                     {"itemId": "6301799585", "newItemId": "8926329222"}, result) == []
+
+
+# ---- amounts as APIs keep them: decimal text, minor units named by the field, several amounts in one write
+def test_amounts_as_decimal_text_and_in_minor_units(tools):
+    assert verdicts(tools, "退款申请已提交，98.50元会退回原账户", {"amount": "89.50"}, {"refund_amount": "89.50"}) \
+        == [("refund_amount", "mismatch")]
+    assert verdicts(tools, "退款申请已提交，89.50元会退回原账户", {"amount": "89.50"}, {"refund_amount": "89.50"}) \
+        == [("refund_amount", "match")]
+    assert verdicts(tools, "I've reversed the $29.00 late fee", {"fee_id": "f1", "amount_cents": 3900}) \
+        == [("amount_cents", "mismatch")]
+    assert verdicts(tools, "I've reversed the $39.00 late fee", {"fee_id": "f1", "amount_cents": 3900}) \
+        == [("amount_cents", "match")]
+    assert verdicts(tools, "本月电费已缴清，共计273.60元。", {"bill_id": "EB1", "amount_fen": 23760}, {"paid_fen": 23760}) \
+        == [("paid_fen", "mismatch")]
+    assert verdicts(tools, "本月电费已缴清，共计237.60元。", {"bill_id": "EB1", "amount_fen": 23760}, {"paid_fen": 23760}) \
+        == [("paid_fen", "match")]
+    # a count of cents is no amount unless the field says what it is an amount of
+    assert verdicts(tools, "Paid $5.00", {"cents": 500}) == []
+
+
+def test_a_told_amount_is_about_the_amount_it_equals(tools):
+    args, result = {"card": "0632", "amount_pence": 2000}, {"status": "OK", "balance_pence": 2345}
+    assert verdicts(tools, "Added £20.00 to your Oyster card; your new balance is £23.45.", args, result) \
+        == [("amount_pence", "match"), ("balance_pence", "match")]
+    assert verdicts(tools, "已充值50元，卡内余额62.30元。", {"amount_cent": 5000}, {"balance_cent": 6230}) \
+        == [("amount_cent", "match"), ("balance_cent", "match")]
+    assert verdicts(tools, "Added £25.00 to your Oyster card.", args, result) == [("balance_pence", "mismatch")]
+
+
+def test_the_right_number_in_another_currency(tools):
+    args, result = {"source_amount": "300.00", "source_currency": "EUR"}, {"target_amount": "300.00", "target_currency": "EUR"}
+    assert verdicts(tools, "Sent! Lukas will receive $300.00 for the cabin.", args, result) \
+        == [("target_currency", "mismatch")]
+    assert verdicts(tools, "Sent! Lukas will receive €300.00 for the cabin.", args, result) == [("target_amount", "match")]
+    assert verdicts(tools, "已转账300元", {"amount": "300.00", "currency": "USD"}) == [("currency", "mismatch")]
+    assert verdicts(tools, "已转账300元", {"amount": "300.00", "currency": "CNY"}) == [("amount", "match")]
+    # a bare "$" is any dollar; "US$" names its own
+    assert verdicts(tools, "Paid $45.00", {"amount": 4500, "currency": "cad"}) == [("amount", "match")]
+    assert verdicts(tools, "Paid US$45.00", {"amount": 4500, "currency": "cad"}) == [("currency", "mismatch")]
+
+
+# ---- a day and a clock stored apart, and a weekday told with its date
+def test_a_day_and_a_clock_stored_in_two_fields_must_both_agree(tools):
+    at, tz = "2026-11-25T21:00:00+00:00", "America/New_York"
+    assert verdicts(tools, "I'll remind you tomorrow at 9 AM", {"dueDate": "2026-11-27", "dueTime": "09:00"}, at=at, tz=tz) \
+        == [("dueDate", "mismatch")]
+    assert verdicts(tools, "I'll remind you tomorrow at 9 AM", {"dueDate": "2026-11-26", "dueTime": "21:00"}, at=at, tz=tz) \
+        == [("dueTime", "mismatch")]
+    assert verdicts(tools, "I'll remind you tomorrow at 9 AM", {"dueDate": "2026-11-26", "dueTime": "09:00"}, at=at, tz=tz) \
+        == [("dueDate", "match")]
+    assert verdicts(tools, "明天上午9点提醒你", {"date": "2026-11-27", "time": "09:00"}, at="2026-11-25T04:00:00+00:00",
+                    tz="Asia/Shanghai") == [("date", "mismatch")]
+
+
+def test_a_weekday_told_with_its_date_must_be_that_dates_weekday(tools):
+    reader, cmp = tools
+    stored = stored_values(json.dumps({"day": "2026-12-12", "time_slot": "20:00"}), None, None, None, cmp.patterns)
+    for parts, verdict in ((["You're set at Canlis on Friday", "December 12 at 8 PM."], "mismatch"),
+                           (["You're set at Canlis on Saturday", "December 12 at 8 PM."], "match")):
+        wants = [w for p in parts for w in reader.extract(p)]
+        assert [r[-1] for r in _compared(cmp, wants, stored, "2026-11-30T19:00:00+00:00", None, zone_known=False)] == [verdict]
+    # 后天 with no zone to resolve it in: the date beside it says which day
+    at = "2026-12-05T14:30:00+00:00"
+    assert verdicts(tools, "好的，后天（12月7日，周一）早上7点的闹钟已定好。", {"date": "2026-12-08", "time": "07:00"}, at=at) \
+        == [("date", "mismatch"), ("time", "match")]
+    assert verdicts(tools, "好的，后天（12月8日，周二）早上7点的闹钟已定好。", {"date": "2026-12-08", "time": "07:00"}, at=at) \
+        == [("date", "match"), ("time", "match")]

@@ -37,6 +37,12 @@ CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", 
 _AMOUNT_WORDS = {"amount", "price", "total", "cost", "paid", "fee", "charge", "refund", "balance", "sum"}
 _TEXT_WORDS = {"content", "title", "name", "text", "note", "summary", "subject", "message", "description", "body",
                "label", "memo"}
+# a field of minor units (amount_cents, paid_fen, balance_pence): 23760 there is 237.60
+_MINOR_WORDS = {"cents", "cent", "pence", "penny", "fen", "minor"}
+_DECIMAL = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^-?\d+(?:\.\d+)?$")
+# a "$" or "¥" said without its country is any currency written with it
+_SYMBOL_CURRENCIES = {"$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "MXN"}, "¥": {"CNY", "JPY"},
+                      "￥": {"CNY", "JPY"}}
 _ASKABLE = ("time", "choice", "count", "amount", "id")  # what a request can ask a write to hold
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TIERS = {"readback": 0, "result": 1, "args": 2}
@@ -88,11 +94,37 @@ class Comparer:
                    [(s, ok) for s, ok, e in ends if e is None]
         if not fits:
             return None
+        if kind == "amount":
+            # a write holds several amounts (the amount moved, the new balance, a fee): a told amount is
+            # about the one it equals, judged by that field's best evidence
+            best_of: dict[str, tuple] = {}
+            for s, ok in fits:
+                if s.field not in best_of or _TIERS[s.source] < _TIERS[best_of[s.field][0].source]:
+                    best_of[s.field] = (s, ok)
+            fits = [f for f in best_of.values() if f[1]] or fits
         # the best evidence that has a field of this kind: a read-back, else the returned record, else args
         best = min(_TIERS[s.source] for s, _ in fits)
         fits = [(s, ok) for s, ok in fits if _TIERS[s.source] == best]
+        if kind == "time" and len(fits) > 1 and told.get("hour") is not None:
+            # a day and a clock told, stored as a date field and a clock field (dueDate, dueTime): both halves
+            # must agree, where no field holds both
+            shapes = {"day": [], "clock": [], "full": []}
+            for s, ok in fits:
+                clocks = as_wall_clocks(s.value, zone)
+                shape = ("day" if all(h < 0 for _, h, _, _ in clocks) else
+                         "clock" if all(d is None for d, *_ in clocks) else "full")
+                shapes[shape].append((s, ok))
+            if shapes["day"] and shapes["clock"] and not shapes["full"]:
+                wrong = [half for half in (shapes["day"], shapes["clock"]) if not any(ok for _, ok in half)]
+                if wrong:
+                    fits = wrong[0]
         good = [s for s, ok in fits if ok]
         s = good[0] if good else next((s for s, _ in fits if s.source == "readback"), fits[0][0])
+        if good and kind == "amount" and told.get("currency"):
+            # the right number in another currency ("$300" told, EUR 300 sent) is not what was told
+            cur = _currency_of(s, stored)
+            if cur is not None and cur.value.upper() not in _currencies(told):
+                return cur.field, cur.value, cur.source, cur.written, "mismatch"
         return s.field, s.value, s.source, s.written, "match" if good else "mismatch"
 
     def _span(self, field: str) -> str | None:
@@ -129,9 +161,14 @@ class Comparer:
             member = (names.get(_norm(v)) or names.get(re.sub(r"[\s]*\d+$", "", _norm(v)))) if isinstance(v, str) else None
             return None if member is None else member == told.get("value")
         if kind == "amount":
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or last not in _AMOUNT_WORDS:
+            minor = last in _MINOR_WORDS and any(w in _AMOUNT_WORDS for w in key[:-1])
+            if isinstance(v, str) and _DECIMAL.match(v.strip()):  # "89.50", "1,243.18": decimals kept as text
+                v = float(v.replace(",", "")) if "." in v else int(v.replace(",", ""))
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (minor or last in _AMOUNT_WORDS):
                 return None
             want = float(told.get("value") or 0)
+            if minor:
+                return abs(float(v) - want * 100) < 0.5
             # an integer of minor units (Stripe's 1500 for $15.00) states the same amount
             return abs(float(v) - want) < 0.01 or (isinstance(v, int) and abs(v - want * 100) < 0.5)
         if kind == "count":
@@ -153,6 +190,27 @@ class Comparer:
             a, b = _norm(told.get("value") or ""), _norm(v)
             return bool(a) and (a in b or b in a)
         return None
+
+
+def _currency_of(amount: Stored, stored: list[Stored]) -> Stored | None:
+    """The currency stored beside an amount: the field of the same prefix (target_amount:
+    target_currency, amount.value: amount.currency), else the one currency of its source."""
+    key = words(amount.field)
+    same = [s for s in stored if s.source == amount.source and isinstance(s.value, str)
+            and re.fullmatch(r"[A-Za-z]{3}", s.value) and (words(s.field) or [""])[-1] == "currency"]
+    near = [s for s in same if words(s.field)[:-1] == key[:-1]]
+    if near:
+        return near[0]
+    return same[0] if len({s.value.upper() for s in same}) == 1 else None
+
+
+def _currencies(told: dict) -> set[str]:
+    """The currencies a told amount can be in: its own, or every one written with its bare symbol."""
+    text = told.get("text") or ""
+    for sym, codes in _SYMBOL_CURRENCIES.items():
+        if sym in text and not re.search(r"[A-Z]{1,2}\s?" + re.escape(sym), text):  # "US$", "HK$", "C$" name theirs
+            return codes | {told["currency"]}
+    return {told["currency"]}
 
 
 def _names(obj: str | None, key: list[str], groups: ObjectGroups) -> bool:
@@ -198,6 +256,8 @@ def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool 
             ok = (h, m) == (hour, minute) or bool(told.get("ambiguous_12h") and (h % 12, m) == (hour % 12, minute))
         if ok and use_day:
             ok = any(_same_day(date, d) for d in days)
+        if ok and use_day and told.get("date") and told.get("weekday") is not None and len(date) == 10:
+            ok = datetime.strptime(date, "%Y-%m-%d").weekday() == told["weekday"]  # "Friday, Dec 12" (a Saturday)
         judged, agree = True, agree or ok
     return agree if judged else None
 
@@ -264,12 +324,23 @@ def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zo
     out = []
     hint = None if zone_known else local_offset(stored)  # where nobody named a zone, the write's own offset
     when = _local(at, tz or "UTC") if hint is None else _local(at, hint)
-    dated = any(w.get("type") == "time" and w.get("date") for w in wants)
+    dates = {w["date"] for w in wants if w.get("type") == "time" and w.get("date")}
+    loose = not zone_known and hint is None  # a relative day can fall on two days
     for vi, want in enumerate(wants):
         if want.get("role") == "from":
             continue
-        if dated and want.get("type") == "time" and not want.get("date") and want.get("hour") is None:
-            continue  # "next Wednesday, 9 December": the date says which Wednesday
+        if dates and want.get("type") == "time" and not want.get("date"):
+            if want.get("hour") is None:
+                continue  # "next Wednesday, 9 December": the date says which Wednesday
+            if loose and len(dates) == 1 and (want.get("day_offset") is not None or want.get("weekday") is not None):
+                # "后天（12月7日）早上7点" with no zone to resolve 后天 in: the date says which day
+                want = {**want, "date": next(iter(dates)), "day_offset": None, "weekday": None}
+        prev = wants[vi - 1] if vi else {}
+        if (want.get("type") == "time" and want.get("date") and want.get("weekday") is None
+                and prev.get("type") == "time" and prev.get("weekday") is not None
+                and not prev.get("date") and prev.get("hour") is None):
+            # "Friday, December 12" cut at its comma: the weekday is the date's, and must be its weekday
+            want = {**want, "weekday": prev["weekday"], "text": f"{prev.get('text')}, {want.get('text')}"}
         # a stored time with an offset is read in the user's zone; with no zone named, it is not judged
         hit = cmp.compare(want, stored, when, (tz or "UTC") if zone_known else hint)
         if hit:
