@@ -35,8 +35,9 @@ def A(text, value, currency, role=None):
     return {"type": "amount", "text": text, "role": role, "value": value, "currency": currency}
 
 
-def N(text, value, obj, role=None):
-    return {"type": "count", "text": text, "role": role, "value": value, "object": obj}
+def N(text, value, obj, role=None, delta=False):
+    more = {"delta": True} if delta else {}  # said as more of a thing ("add two more people", 再加两个人)
+    return {"type": "count", "text": text, "role": role, "value": value, "object": obj, **more}
 
 
 def I(text, kind=None, role=None):  # noqa: E743 - the id constructor
@@ -110,12 +111,20 @@ EN = [
     ("Your refund of $24 will arrive in 3-5 days.", "amount,time,count", [A("$24", 24.0, "USD")]),
     ("Room 1204 is booked for 2 nights.", "amount,id,time,count", []),
     # ---- counts
-    ("I've added three checked bags to your reservation.", "count", [N("three checked bags", 3, "bag")]),
+    ("I've added three checked bags to your reservation.", "count", [N("three checked bags", 3, "bag", delta=True)]),
     ("2 tickets have been booked.", "count", [N("2 tickets", 2, "ticket")]),
     ("Booked for 2 adults and 1 child.", "count", [N("2 adults", 2, "adult"), N("1 child", 1, "child")]),
     ("Done, 4 people are on the reservation.", "count", [N("4 people", 4, "person")]),
     ("I've put 2 lattes in your cart.", "count", [N("2 lattes", 2, "latte")]),
-    ("Added 3 boxes of tissues to your order.", "count", [N("3 boxes", 3, "box")]),
+    ("Added 3 boxes of tissues to your order.", "count", [N("3 boxes", 3, "box", delta=True)]),
+    # more of a thing is a delta; a count with no adding word is not
+    ("Add two more people to Saturday's table.", "count", [N("two more people", 2, "person", delta=True)]),
+    ("add 2 extra bags", "count", [N("2 extra bags", 2, "bag", delta=True)]),
+    ("Book 4 tickets for Saturday.", "count", [N("4 tickets", 4, "ticket")]),
+    # a time where a thing is removed names it as it was; the new one after "and" does not
+    ("Cancel tomorrow's 9am standup and block 10am for focus time.", "time",
+     [T("tomorrow", "from", day_offset=1), T("9am", "from", hour=9, minute=0), T("10am", hour=10, minute=0)]),
+    ("Free cancellation until Dec 10.", "time", [T("Dec 10", date="12-10")]),
     ("Total Baggages: 3", "count", [N("Baggages: 3", 3, "baggage")]),
     ("This is the 2nd time I've tried.", "count", []),
     ("I've created 2 reminders for you.", "count", [N("2 reminders", 2, "reminder")]),
@@ -241,7 +250,10 @@ ZH = [
     ("已为您预约后天下午3点的理发。", "time", [T("后天下午3点", hour=15, minute=0, day_offset=2, part="afternoon")]),
     ("已经把闹钟从7点改到7点半了。", "time",
      [T("7点", role="from", hour=7, minute=0, ambiguous_12h=True), T("7点半", role="to", hour=7, minute=30, ambiguous_12h=True)]),
-    ("明天的提醒已经删除了。", "time", [T("明天", day_offset=1)]),
+    ("明天的提醒已经删除了。", "time", [T("明天", "from", day_offset=1)]),
+    ("把明天下午3点的牙医预约取消掉，再约周五上午10点。", "time",
+     [T("明天下午3点", "from", hour=15, minute=0, day_offset=1, part="afternoon"),
+      T("周五上午10点", hour=10, minute=0, weekday=4, week_offset=0, part="morning")]),
     ("已设置早八点的闹钟", "time", [T("早八点", hour=8, minute=0, part="morning")]),
     ("订单将于5月24日（周五）送达", "time", [T("5月24日", date="05-24"), T("周五", weekday=4, week_offset=0)]),
     ("已添加日程：下午三点半 部门例会", "time", [T("下午三点半", hour=15, minute=30, part="afternoon")]),
@@ -271,7 +283,9 @@ ZH = [
     ("已为你把闹钟改到8点", "amount", []),
     # ---- 数量
     ("已为您预订两张票。", "count", [N("两张票", 2, "票")]),
-    ("已添加3件行李。", "count", [N("3件行李", 3, "行李")]),
+    ("已添加3件行李。", "count", [N("3件行李", 3, "行李", delta=True)]),
+    ("周六晚上那桌帮我再加两个人。", "count", [N("两个人", 2, "人", delta=True)]),
+    ("订一桌，3人。", "count", [N("3人", 3, "人")]),
     ("已创建一个提醒。", "count", [N("一个提醒", 1, "提醒")]),
     ("已加购2件托运行李", "count", [N("2件托运行李", 2, "行李")]),
     ("两位乘客的座位都选好了", "count", [N("两位乘客", 2, "乘客")]),

@@ -231,3 +231,21 @@ def test_a_weekday_told_with_its_date_must_be_that_dates_weekday(tools):
         == [("date", "mismatch"), ("time", "match")]
     assert verdicts(tools, "好的，后天（12月8日，周二）早上7点的闹钟已定好。", {"date": "2026-12-08", "time": "07:00"}, at=at) \
         == [("date", "match"), ("time", "match")]
+
+
+# ---- a request for more of a thing asks for a delta; a time where a thing is removed names it
+def test_a_count_said_as_more_is_not_the_total(tools):
+    assert verdicts(tools, "周六晚上那桌帮我再加两个人。", {"booking_id": "BK1", "party_size": 6}) == [("party_size", "match")]
+    assert verdicts(tools, "Add two more people to Saturday's table.", {"booking_id": "BK1", "party_size": 6}) \
+        == [("party_size", "match")]
+    assert verdicts(tools, "Add two more people to Saturday's table.", {"booking_id": "BK1", "party_size": 1}) \
+        == [("party_size", "mismatch")]
+    assert verdicts(tools, "Book a table for two people.", {"party_size": 6}) == [("party_size", "mismatch")]
+
+
+def test_the_time_of_a_thing_removed_is_not_asked_of_the_write(tools):
+    assert verdicts(tools, "把明天下午3点的牙医预约取消掉，再跟诊所说一声。", {"time": "2026-12-02 09:00"}) == []
+    assert verdicts(tools, "Cancel tomorrow's 9am standup and block 10am for focus time.",
+                    {"start": "2026-12-02T10:00"}) == [("start", "match")]
+    assert verdicts(tools, "Cancel tomorrow's 9am standup and block 11am for focus time.",
+                    {"start": "2026-12-02T10:00"}) == [("start", "mismatch")]

@@ -176,8 +176,9 @@ class Comparer:
                 return None
             if not (last in _COUNT_WORDS or "_".join(key) in _COUNT_WORDS or _names(told.get("object"), key, self.groups)):
                 return None
-            # "added one bag" against total_baggages 2: a total may hold more than this call added
-            added = told.get("claim_action") == "create" and key[:1] == ["total"]
+            # "added one bag" against total_baggages 2: a total may hold more than this call added; so may
+            # any count field against a count said as more ("add two more people": party_size 6)
+            added = (told.get("claim_action") == "create" and key[:1] == ["total"]) or bool(told.get("delta"))
             return v == told.get("value") or (added and v >= (told.get("value") or 0))
         if kind == "id":
             kinds = _ID_KINDS.get(told.get("kind"), {told.get("kind")})

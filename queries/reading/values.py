@@ -185,6 +185,11 @@ class ValueReader:
                         **{key(w): None for w in ch["not_to"]}}
         self.marker_ends = tuple(self.markers)
         self.skip = tuple(" " + key(w) for w in ch["skip"])
+        self.gone_re = re.compile("|".join(ch["gone"]), re.I) if ch.get("gone") else None
+        self.delta_re = re.compile(r"\b(?:" + "|".join(map(re.escape, ch.get("delta", []))) + r")\b") if ch.get("delta") else None
+        adds = sorted(ch.get("add", []), key=len, reverse=True)
+        self.add_re = re.compile("(?:" + "|".join(rf"\b{re.escape(w)}" if w.isascii() else re.escape(w) for w in adds)
+                                 + r")\s*$") if adds else None
         quotes = []
         for n, (o, cl) in enumerate(lex["quotes"]["pairs"]):
             inner = rf"(?:[^{re.escape(cl)}\n]|(?<=[A-Za-z]){re.escape(cl)}(?=[A-Za-z]))+?"
@@ -238,7 +243,24 @@ class ValueReader:
                         value["span"] = name
                         break
         _choice_changes([v for _s, _e, v in kept if v["type"] == "choice"])
+        self._gone_and_more(low, kept)
         return [v for _s, _e, v in kept]
+
+    def _gone_and_more(self, low: str, kept: list) -> None:
+        """A time where a thing is removed names it as it was ("cancel tomorrow's 9am standup": role
+        from; an id there still says which thing was removed); a count said as more of a thing is a
+        delta ("add two more people": delta)."""
+        if self.gone_re is not None and (m := self.gone_re.search(low)) is not None:
+            pieces = [(p.start(), p.end()) for p in _PIECE.finditer(low)]
+            gone = [(s, e) for s, e in pieces if self.gone_re.search(low, s, e)]
+            for start, _end, value in kept:
+                if value["type"] == "time" and value["role"] is None and any(s <= start < e for s, e in gone):
+                    value["role"] = "from"
+        for start, end, value in kept:
+            if value["type"] == "count" and (
+                    (self.delta_re is not None and self.delta_re.search(low, start, end))
+                    or (self.add_re is not None and self.add_re.search(low[max(0, start - 12):start]))):
+                value["delta"] = True
 
     def _role(self, low: str, start: int) -> str | None:
         """"from" or "to" when a change marker stands right before the value (string tests: a
@@ -334,6 +356,10 @@ def _choice_changes(choices: list[dict]) -> None:
         for prev in choices[:i]:
             if prev["enum"] == c["enum"] and prev["role"] is None and prev["value"] != c["value"]:
                 prev["role"] = "from"
+
+
+# the parts of a sentence a removal covers: cut at clause marks and at "and"/"then" (并, 再, 然后)
+_PIECE = re.compile(r"(?:[^，,;；。.!?！？\n]+?)(?=[，,;；。!?！？\n]|\.(?:\s|$)|\s(?:and|then)\s|然后|并且|$)", re.I)
 
 
 def _range_roles(times: list[dict]) -> None:
