@@ -249,3 +249,11 @@ def test_the_time_of_a_thing_removed_is_not_asked_of_the_write(tools):
                     {"start": "2026-12-02T10:00"}) == [("start", "match")]
     assert verdicts(tools, "Cancel tomorrow's 9am standup and block 11am for focus time.",
                     {"start": "2026-12-02T10:00"}) == [("start", "mismatch")]
+
+
+def test_a_told_id_the_write_holds_under_another_name(tools):
+    args, result = {"order_id": "JD2026103088120", "type": "return"}, {"service_id": "AS99812", "status": "待审核"}
+    assert verdicts(tools, "已为您提交退货申请（服务单号AS99812）", args, result) == [("service_id", "match")]
+    assert verdicts(tools, "已为您提交退货申请（服务单号AS99813）", args, result) == [("order_id", "mismatch")]
+    assert verdicts(tools, "Your return for order #W2278141 is set up.", {"order_id": "#W2278140"},
+                    {"return_id": "#W2278141"}) == [("return_id", "match")]

@@ -92,6 +92,12 @@ class Comparer:
             ends = [(s, ok, self._span(s.field)) for s, ok in fits]
             fits = [(s, ok) for s, ok, e in ends if e == told["span"]] or \
                    [(s, ok) for s, ok, e in ends if e is None]
+        if kind == "id" and fits and not any(ok for _, ok in fits):
+            # the write holds the told id under another name (服务单号AS99812: service_id, not order_id)
+            same = next((s for s in stored if isinstance(s.value, str) and (words(s.field) or [""])[-1] in _ID_WORDS
+                         and _plain_id(s.value) == _plain_id(told.get("value") or "")), None)
+            if same is not None:
+                return same.field, same.value, same.source, same.written, "match"
         if not fits:
             return None
         if kind == "amount":
