@@ -32,6 +32,7 @@ def typer():
     ("wise.transfers.create", "transfer"), ("bank.transfer.submit", "transfer"), ("payouts.create", "transfer"),
     ("POST /v1/transfers", "transfer"), ("transfer_money", "transfer"), ("wire_transfer", "transfer"),
     ("send_money", "send"), ("calendar_create_event", "create"),
+    ("fees.reverse", "refund"), ("waive_fee", "refund"),
 ])
 def test_write_tools_in_every_naming_style(typer, name, action):
     c = typer.classify(name)
@@ -42,7 +43,7 @@ def test_write_tools_in_every_naming_style(typer, name, action):
                                   "GET /v1/orders", "find_user_id_by_email", "transfer_to_human_agents",
                                   "verify_result", "think", "perm.check", "model_info", "topology.get",
                                   "delivery_status", "stripe.transfers.list", "get_transfer_status",
-                                  "transfer_to_agent", "handoff_to_agent"])
+                                  "transfer_to_agent", "handoff_to_agent", "maps.reverse_geocode"])
 def test_read_and_unknown_tools_are_not_writes(typer, name):
     assert not typer.classify(name).is_write
 

@@ -233,3 +233,22 @@ def test_a_chinese_verb_that_is_also_a_noun_names_no_object(reply, obj):
 ])
 def test_the_perfect_before_a_prepositional_phrase(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # verbs and idioms real assistants use for money and orders
+    ("I've reversed the $29.00 late fee; you'll see the credit in 1–2 business days.", True),
+    ("The overdraft fee has been waived.", True),
+    ("本月电费已缴清，共计273.60元。", True),
+    ("物业费已经缴纳了。", True),
+    ("Your Pegasus 41 exchange is in: a size 9.5 in black will ship soon.", True),
+    ("Got 3 tickets for the 7:40 PM Wicked showing tonight.", True),
+    # ... and their look-alikes
+    ("Your order is in transit.", False),
+    ("Got a question for you: which card should I use?", False),
+    ("Got it, I'll book that now.", False),
+    ("电费还没缴清。", False),
+    ("Can I reverse the late fee for you?", False),
+])
+def test_money_and_order_idioms(classify, reply, claim):
+    assert classify(reply) is claim
