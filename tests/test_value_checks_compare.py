@@ -257,3 +257,17 @@ def test_a_told_id_the_write_holds_under_another_name(tools):
     assert verdicts(tools, "已为您提交退货申请（服务单号AS99813）", args, result) == [("order_id", "mismatch")]
     assert verdicts(tools, "Your return for order #W2278141 is set up.", {"order_id": "#W2278140"},
                     {"return_id": "#W2278141"}) == [("return_id", "match")]
+
+
+def test_a_shops_names_for_colours_counts_and_days(tools):
+    assert verdicts(tools, "Order the Patagonia Better Sweater, men's medium, in navy.", {"size": "M", "color": "Stone Grey"}) \
+        == [("size", "match"), ("color", "mismatch")]
+    assert verdicts(tools, "Order it in grey.", {"color": "Stone Grey"}) == [("color", "match")]
+    assert verdicts(tools, "Order it in grey.", {"color": "Stone"}) == []
+    assert verdicts(tools, "Can you book Zuni Café for 6 people?", {"covers": 5}) == [("covers", "mismatch")]
+    assert verdicts(tools, "Can you book Zuni Café for 6 people?", {"covers": 6}) == [("covers", "match")]
+    at = "2026-12-05T15:00:00+00:00"
+    assert verdicts(tools, "Schedule the $480 payment for the 15th.", {"amount": "480.00", "send_on": "2026-12-16"}, at=at) \
+        == [("amount", "match"), ("send_on", "mismatch")]
+    assert verdicts(tools, "Schedule the $480 payment for the 15th.", {"amount": "480.00", "send_on": "2026-12-15"}, at=at) \
+        == [("amount", "match"), ("send_on", "match")]

@@ -46,7 +46,8 @@ _SYMBOL_CURRENCIES = {"$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "MX
 _ASKABLE = ("time", "choice", "count", "amount", "id")  # what a request can ask a write to hold
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TIERS = {"readback": 0, "result": 1, "args": 2}
-_COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size"}
+_COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size",
+                "covers", "pax", "diners", "headcount"}  # a restaurant's covers are its guests
 # a confirmation code is the reservation's or booking's id
 _ID_KINDS = {**{k: {"confirmation", "reservation", "booking", "reference", "record", "locator"}
                 for k in ("confirmation", "reservation", "booking", "reference")},
@@ -165,6 +166,9 @@ class Comparer:
             names = self.enums.get(told.get("enum"), {})
             # a stored id of the choice ("credit_card_7815", "gift_card_0934") names its member
             member = (names.get(_norm(v)) or names.get(re.sub(r"[\s]*\d+$", "", _norm(v)))) if isinstance(v, str) else None
+            if member is None and isinstance(v, str) and " " in _norm(v):
+                # a shop's colour name ends in the colour ("Stone Grey", "Midnight Navy")
+                member = names.get(_norm(v).rsplit(" ", 1)[1])
             return None if member is None else member == told.get("value")
         if kind == "amount":
             minor = last in _MINOR_WORDS and any(w in _AMOUNT_WORDS for w in key[:-1])
