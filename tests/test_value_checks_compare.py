@@ -271,3 +271,11 @@ def test_a_shops_names_for_colours_counts_and_days(tools):
         == [("amount", "match"), ("send_on", "mismatch")]
     assert verdicts(tools, "Schedule the $480 payment for the 15th.", {"amount": "480.00", "send_on": "2026-12-15"}, at=at) \
         == [("amount", "match"), ("send_on", "match")]
+
+
+def test_a_bare_amount_after_a_money_verb_and_a_stays_nights(tools):
+    assert verdicts(tools, "给房东转5800，备注12月房租。", {"payee": "李建国", "amount": "5300.00"}) == [("amount", "mismatch")]
+    assert verdicts(tools, "给房东转5800，备注12月房租。", {"payee": "李建国", "amount": "5800.00"}) == [("amount", "match")]
+    assert verdicts(tools, "转3号线到人民广场", {"amount": "3.00"}) == []
+    assert verdicts(tools, "已预订亚朵高级大床房，共两晚。", {"checkin": "2026-12-12", "nights": 1}) == [("nights", "mismatch")]
+    assert verdicts(tools, "已预订亚朵高级大床房，共两晚。", {"checkin": "2026-12-12", "nights": 2}) == [("nights", "match")]

@@ -103,6 +103,9 @@ class ValueReader:
         a = lex["amount"]
         self.prefix = {key(w): currency for currency, words in a["prefixes"].items() for w in words}
         self.suffix = {key(w): currency for currency, words in a["suffixes"].items() for w in words}
+        bare = sorted(a.get("bare_after", []), key=len, reverse=True)
+        self.bare_re = re.compile("(?:" + "|".join(map(re.escape, bare)) + r")(?P<n>\d+(?:\.\d+)?)(?=\s*(?:[，。,;；！!？?\n]|$))") \
+            if bare else None
         self.multiplier = {key(k): v for k, v in a["multipliers"].items()}
         self.classifier_like = set(a["classifier_like"])
         self.amount_re = re.compile(
@@ -291,6 +294,9 @@ class ValueReader:
             currency = self.prefix.get(key(pre)) if pre else self.suffix.get(key(suf))
             out.append((3, m.start(), m.end(), {"type": "amount", "text": text[m.start():m.end()], "role": None,
                                                 "value": float(value), "currency": currency}))
+        for m in self.bare_re.finditer(low) if self.bare_re is not None else ():  # 给房东转5800，
+            out.append((3, m.start("n"), m.end("n"), {"type": "amount", "text": text[m.start("n"):m.end("n")],
+                                                      "role": None, "value": float(m.group("n")), "currency": None}))
 
     def _counts(self, low: str, text: str, out: list, cjk: bool) -> None:
         found = []  # (rank, start, end, value, object)
