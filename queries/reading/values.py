@@ -188,7 +188,9 @@ class ValueReader:
                         **{key(w): None for w in ch["not_to"]}}
         self.marker_ends = tuple(self.markers)
         self.skip = tuple(" " + key(w) for w in ch["skip"])
-        self.gone_re = re.compile("|".join(ch["gone"]), re.I) if ch.get("gone") else None
+        self.gone_re = re.compile("|".join(ch["gone"])) if ch.get("gone") else None  # run on lower-cased text
+        # each pattern's leading letters: a substring test first (a \b pattern cannot skip ahead)
+        self.gone_lits = tuple(re.match(r"(?:\\b)?([^\\(\[?*+{|]*)", g).group(1) for g in ch.get("gone", []))
         self.delta_re = re.compile(r"\b(?:" + "|".join(map(re.escape, ch.get("delta", []))) + r")\b") if ch.get("delta") else None
         adds = sorted(ch.get("add", []), key=len, reverse=True)
         self.add_re = re.compile("(?:" + "|".join(rf"\b{re.escape(w)}" if w.isascii() else re.escape(w) for w in adds)
@@ -253,7 +255,7 @@ class ValueReader:
         """A time where a thing is removed names it as it was ("cancel tomorrow's 9am standup": role
         from; an id there still says which thing was removed); a count said as more of a thing is a
         delta ("add two more people": delta)."""
-        if self.gone_re is not None and (m := self.gone_re.search(low)) is not None:
+        if self.gone_re is not None and any(w in low for w in self.gone_lits) and self.gone_re.search(low):
             pieces = [(p.start(), p.end()) for p in _PIECE.finditer(low)]
             gone = [(s, e) for s, e in pieces if self.gone_re.search(low, s, e)]
             for start, _end, value in kept:
