@@ -76,8 +76,10 @@ class SparkEngine(Engine):
             old = self._cached.pop(name, None)
             if old is not None:
                 old.unpersist()
-            df = self._spark.sql(select_sql).cache()
-            df.count()  # materialise now, like a temp table elsewhere
+            # materialised now, like a temp table elsewhere, and cut from the plan that made it: a view
+            # over a cached plan is matched against the cache by plan, and a miss recomputes every
+            # model beneath it at each reference (the claim models' self-joins then ran out of heap)
+            df = self._spark.sql(select_sql).localCheckpoint(eager=True)
             df.createOrReplaceTempView(name)
             self._cached[name] = df
         except Exception as exc:  # noqa: BLE001

@@ -1,0 +1,90 @@
+-- id = "_claims_taken"
+-- title = "Turn model: claims whose writes were for other claims of the reply"
+-- uses = ["_claim_candidates", "_claim_pairs"]
+-- description = """
+-- One row per claim (reply_id, clause_no) that nothing backs because its
+-- writes were for other claims of the same reply (said_but_not_done counts
+-- it unbacked; _claimed_actions.sql's taken):
+-- - paired: two claims of one class over one write ("Eggs and milk are on your
+--   list, and coffee's on there too" over add_item(eggs, milk); 牛奶 + 大米 over
+--   one place_order): each of its fitting writes mentions, in its arguments,
+--   none of the words the claim names (claim_items.noun) and some of another
+--   such claim's, which shares no word with it;
+-- - other thing: its one fitting write fits it only by the broad class family
+--   and names neither its object nor its words, while fitting another claim
+--   of the reply, of another class and object, exactly (寄件单已建好 … 上门取件也
+--   约好了 over one createShipment); also when the claim is of something new
+--   and the write changed something else ("备注已改成…，可乐也加上了" over one
+--   updateOrderRemark). A claim that names nothing of its own ("one of them
+--   paid") restates and is never taken.
+-- """
+WITH cand_claims AS (
+    -- each of those claims' backing write as per_item chooses it, and how many writes fit it
+    SELECT reply_id, clause_no,
+           coalesce(max(CASE WHEN outcome = 'good' AND names_object = 1 THEN seq END),
+                    max(CASE WHEN outcome = 'good' THEN seq END)) AS good_seq,
+           max(CASE WHEN outcome = 'good' AND exact = 1 THEN 1 ELSE 0 END) AS exact,
+           count(*) AS fits
+    FROM claim_candidates
+    GROUP BY reply_id, clause_no
+),
+shared AS (
+    -- those claims over a write that fits two claims of the reply or more
+    SELECT f.*
+    FROM claim_candidates f
+    JOIN (SELECT reply_id, seq FROM claim_candidates GROUP BY reply_id, seq HAVING count(*) > 1) s
+      ON s.reply_id = f.reply_id AND s.seq = f.seq
+),
+other_thing AS (
+    -- a claim whose one write fits it only by the family of classes (so it neither names nor
+    -- mentions the claim's object), while fitting another claim of another class exactly: about
+    -- another thing than that claim (寄件单已建好 … 上门取件也约好了), or naming something new over a
+    -- write that changed something else ("备注已改成…，可乐也加上了"; "one of them paid" names nothing)
+    SELECT DISTINCT a.reply_id, a.clause_no
+    FROM shared a
+    JOIN cand_claims ca ON ca.reply_id = a.reply_id AND ca.clause_no = a.clause_no
+    JOIN cand_claims b ON b.reply_id = a.reply_id AND b.good_seq = a.seq AND b.clause_no <> a.clause_no
+    JOIN claim_candidates bf ON bf.reply_id = b.reply_id AND bf.clause_no = b.clause_no AND bf.seq = b.good_seq
+    LEFT JOIN tool_classes t ON t.tool = a.tool
+    WHERE ca.good_seq = a.seq AND ca.fits = 1 AND a.exact = 0 AND NOT a.follows
+      AND b.exact = 1 AND a.action <> bf.action
+      AND ((a.object IS NOT NULL AND a.object IS DISTINCT FROM bf.object)
+           OR (a.noun IS NOT NULL AND a.action IN ('create', 'book') AND t.action NOT IN ('create', 'book')))
+),
+asked AS (
+    -- the words to look for in each of those calls
+    SELECT DISTINCT task_id, seq, noun FROM (
+        SELECT task_id, seq, b_noun AS noun FROM claim_pairs UNION ALL SELECT task_id, seq, a_noun FROM claim_pairs) x
+),
+said AS (
+    -- what each such call says: its arguments, in lower case
+    SELECT w.task_id, w.seq, lower(coalesce(CAST(s.args AS VARCHAR), '')) AS said
+    FROM (SELECT DISTINCT task_id, seq FROM asked) w
+    JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
+),
+mentioned AS (
+    -- whether the call mentions any of the claim's words (strpos: no pattern to compile per row)
+    SELECT x.task_id, x.seq, x.noun, max(CASE WHEN strpos(d.said, x.word) > 0 THEN 1 ELSE 0 END) AS hit
+    FROM (SELECT task_id, seq, noun, unnest(string_split(noun, '|')) AS word FROM asked) x
+    JOIN said d ON d.task_id = x.task_id AND d.seq = x.seq
+    GROUP BY x.task_id, x.seq, x.noun
+),
+taken_write AS (
+    -- a claim's fitting write that mentions none of its words and some of the other claim's
+    SELECT DISTINCT p.reply_id, p.clause_no, p.seq
+    FROM claim_pairs p
+    JOIN mentioned mb ON mb.task_id = p.task_id AND mb.seq = p.seq AND mb.noun = p.b_noun
+    JOIN mentioned ma ON ma.task_id = p.task_id AND ma.seq = p.seq AND ma.noun = p.a_noun
+    WHERE mb.hit = 0 AND ma.hit = 1
+),
+paired AS (
+    -- claims every fitting write of which was for another claim
+    SELECT t.reply_id, t.clause_no
+    FROM taken_write t
+    JOIN cand_claims c ON c.reply_id = t.reply_id AND c.clause_no = t.clause_no
+    GROUP BY t.reply_id, t.clause_no, c.fits
+    HAVING count(*) = c.fits
+)
+SELECT reply_id, clause_no FROM paired
+UNION
+SELECT reply_id, clause_no FROM other_thing
