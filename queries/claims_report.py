@@ -46,7 +46,7 @@ class ClaimsReport:
 
     @property
     def unbacked(self) -> list[dict[str, Any]]:
-        return [a for a in self.actions if a["status"] == "none"]
+        return [a for a in self.actions if a["status"] in ("none", "taken")]
 
 
 def stored_text(row: dict[str, Any]) -> str:

@@ -151,3 +151,25 @@ def test_one_conversation_judged_alone_reads_as_in_a_full_run(tau_db):
         [f"tau:airline:{n}:0" for n in (13, 14, 2, 3, 4, 5)]
     assert {t: [a["object"] for a in r.unbacked] for t, r in alone.items() if r.unbacked} == \
         {"tau:airline:3:0": ["bag"], "tau:airline:5:0": ["bag"]}
+
+
+def test_a_claim_whose_write_was_for_another_shows_unbacked(tmp_path):
+    """"Eggs and milk are on your list, and coffee's on there too" over add_item(eggs, milk): the
+    report says what said_but_not_done says, coffee unbacked, not backed by that write."""
+    fixture = Path(__file__).resolve().parent.parent / "queries" / "rules" / "fixtures" / "said_but_not_done" / \
+        "fire_claim_whose_write_was_for_another.jsonl"
+    src = tmp_path / "t.jsonl"
+    src.write_text("".join(line for line in fixture.read_text("utf-8").splitlines(keepends=True)
+                           if '"expect"' not in line), "utf-8")
+    path = str(tmp_path / "w.duckdb")
+    ingest([str(src)], path, progress=False)
+    con = db.connect(path)
+    try:
+        report = claims_report(con, "t1")
+    finally:
+        con.close()
+    by_clause = {a["clause"]: a for a in report.actions}
+    coffee = next(a for c, a in by_clause.items() if "coffee" in c.lower())
+    assert coffee["status"] == "taken" and coffee["backed_by"].startswith("none: ") and coffee in report.unbacked
+    eggs = next(a for c, a in by_clause.items() if "eggs" in c.lower())
+    assert eggs["status"] == "backed" and eggs not in report.unbacked
