@@ -16,6 +16,8 @@ from pathlib import Path
 
 import duckdb
 
+from .rows import temp_table_of
+
 # Every distinct reply text: assistant messages and task final answers with any non-blank character.
 TEXTS = """
 SELECT DISTINCT content FROM messages
@@ -57,26 +59,20 @@ def create_readings(con: duckdb.DuckDBPyConnection, plan) -> None:
              else "SELECT NULL::UHUGEINT AS text_key WHERE FALSE")
     missing = con.execute(f"SELECT text_key, reply_text FROM _ta_texts WHERE text_key NOT IN ({known}) "
                           "ORDER BY text_id", {"v": version} if cached else {}).fetchall()
-    keys = [str(k) for k, _ in missing]
     con.execute("CREATE OR REPLACE TEMP TABLE _ta_new_keys (text_id INTEGER, text_key UHUGEINT)")
-    if keys:
+    types = dict(READING_COLUMNS + CLAIM_COLUMNS)
+    new = read_texts([t for _, t in missing], plan) if missing else None  # none new: no reader built
+    if missing:
         con.execute("INSERT INTO _ta_new_keys SELECT (generate_subscripts($k, 1) - 1)::INTEGER, "
-                    "unnest($k)::UHUGEINT", {"k": keys})
+                    "unnest($k)::UHUGEINT", {"k": [str(k) for k, _ in missing]})
     for name, table, fields in (("_ta_new_readings", "reply_readings", READING_FIELDS),
                                 ("_ta_new_items", "claim_items", ITEM_FIELDS)):
-        if not missing:  # all read before: no reader to build
-            types = dict(READING_COLUMNS + CLAIM_COLUMNS)
+        if new is None:
             con.execute(f"CREATE OR REPLACE TEMP TABLE {name} (text_key UHUGEINT, "
                         + ", ".join(f"{f} {types[f]}" for f in fields) + ")")
-            continue
-        if name == "_ta_new_readings":
-            new = read_texts([t for _, t in missing], plan)
-        con.register("_ta_read", new[table])
-        try:
-            con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT k.text_key, "
-                        f"{', '.join('x.' + f for f in fields)} FROM _ta_read x JOIN _ta_new_keys k ON k.text_id = x.text_id")
-        finally:
-            con.unregister("_ta_read")
+        else:
+            temp_table_of(con, name, new[table], f"SELECT k.text_key, {', '.join('x.' + f for f in fields)} "
+                                                 "FROM _ta_rows x JOIN _ta_new_keys k ON k.text_id = x.text_id")
     kept = "UNION ALL SELECT text_key, {cols} FROM {table} WHERE reader = $v" if cached else ""
     params = {"v": version} if cached else {}
     con.execute(f"""CREATE OR REPLACE TEMP TABLE reply_readings AS

@@ -23,7 +23,7 @@ import pyarrow as pa
 from ..config import DEFAULT_WRITE_NAMES
 from .nouns import ClaimNouns
 from .objects import ObjectGroups
-from .rows import arrow_table
+from .rows import arrow_table, temp_table_of
 from .tools import ToolTyper, words
 
 READING_COLUMNS = [("reply_text", "VARCHAR"), ("text_id", "INTEGER"), ("is_claim", "BOOLEAN"),
@@ -234,9 +234,5 @@ def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> None:
     from .cache import create_readings
 
     create_readings(con, plan)  # reply_readings and claim_items, as temp tables
-    con.register("_ta_input", tool_table(con, plan))
-    try:
-        con.execute("CREATE OR REPLACE TEMP TABLE tool_classes AS SELECT * FROM _ta_input")
-    finally:
-        con.unregister("_ta_input")
+    temp_table_of(con, "tool_classes", tool_table(con, plan))
     con.execute(TOOL_OBJECTS)

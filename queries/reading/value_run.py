@@ -14,7 +14,7 @@ import duckdb
 import pyarrow as pa
 
 from .cache import has_table, reader_version
-from .rows import temp_table
+from .rows import temp_table, temp_table_of
 from .value_checks import _ASKABLE, Comparer, _compared, _said
 from .stored_values import stored_values
 from .value_checks_sql import ASKED, ASKED_INPUTS, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_INPUTS, TOLD_VERDICTS
@@ -22,14 +22,6 @@ from .value_checks_sql import ASKED, ASKED_INPUTS, ASKED_VERDICTS, REQUESTS, TOL
 RESULT_COLUMNS = [("check_kind", "VARCHAR"), ("k", "UBIGINT"), ("vi", "INTEGER"), ("field", "VARCHAR"),
                   ("value_type", "VARCHAR"), ("told", "VARCHAR"), ("written", "VARCHAR"), ("stored", "VARCHAR"),
                   ("stored_from", "VARCHAR"), ("verdict", "VARCHAR")]
-
-
-def _table(con: duckdb.DuckDBPyConnection, name: str, data: pa.Table) -> None:
-    con.register("_ta_rows", data)
-    try:
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM _ta_rows")
-    finally:
-        con.unregister("_ta_rows")
 
 
 def _requests(con: duckdb.DuckDBPyConnection, version: str, cached: bool, reader) -> None:
@@ -109,7 +101,7 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
 def create_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     """value_checks as a DuckDB temp table on `con` (after the turn model); returned for engines."""
     table = value_checks(con, plan)
-    _table(con, "value_checks", table)
+    temp_table_of(con, "value_checks", table)
     return table
 
 
