@@ -33,6 +33,14 @@ def typer():
     ("POST /v1/transfers", "transfer"), ("transfer_money", "transfer"), ("wire_transfer", "transfer"),
     ("send_money", "send"), ("calendar_create_event", "create"),
     ("fees.reverse", "refund"), ("waive_fee", "refund"),
+    # an action said again writes what the action writes
+    ("bookings.rebook", "book"), ("shop.purchases.reorder", "book"), ("ticket/reissue", "book"),
+    ("loan.repay", "book"), ("invites.resend", "send"), ("tasks.recreate", "create"),
+    # a tracker's record is an issue (a noun): its verb decides; moving it along its workflow changes it
+    ("tracker.issue.transition", "update"), ("gitlab.issues.create", "create"), ("boarding_pass.issue", "book"),
+    # a send for later makes the job that will send (a reminder, a scheduled email): a create
+    ("alerts.notify.schedule", "create"), ("sms.send_later", "create"), ("mail/send_scheduled", "create"),
+    ("notify_user", "send"), ("gmail.drafts.send", "send"),
 ])
 def test_write_tools_in_every_naming_style(typer, name, action):
     c = typer.classify(name)
@@ -43,9 +51,17 @@ def test_write_tools_in_every_naming_style(typer, name, action):
                                   "GET /v1/orders", "find_user_id_by_email", "transfer_to_human_agents",
                                   "verify_result", "think", "perm.check", "model_info", "topology.get",
                                   "delivery_status", "stripe.transfers.list", "get_transfer_status",
-                                  "transfer_to_agent", "handoff_to_agent", "maps.reverse_geocode"])
+                                  "transfer_to_agent", "handoff_to_agent", "maps.reverse_geocode",
+                                  # re- before a read, or before no verb at all, is no write
+                                  "reports.review", "config/reload", "session.refresh", "request_status"])
 def test_read_and_unknown_tools_are_not_writes(typer, name):
     assert not typer.classify(name).is_write
+
+
+@pytest.mark.parametrize("name, action", [("return_item", "refund"), ("remove_item", "delete"),
+                                          ("reserve_room", "book"), ("restore_backup", "update")])
+def test_a_verb_the_lexicon_knows_keeps_its_class_though_it_opens_with_re(typer, name, action):
+    assert typer.classify(name).action == action
 
 
 def test_mcp_annotations_decide_over_the_name(typer):

@@ -30,6 +30,16 @@ class ToolClass:
     reason: str
 
 
+def _again(word: str, *tables: dict) -> str | None:
+    """The verb a word says again ("rebook": book, "reorder": order), when the word itself is no
+    verb the lexicon knows: APIs name a repeat of an action by its prefix (flight.rebook,
+    orders.reorder, pnr.reissue, bill/repay), and a repeat writes what the action writes. A word
+    the lexicon knows keeps its own class (remove, reserve, refund, return)."""
+    if len(word) < 5 or not word.startswith("re") or any(word in t for t in tables):
+        return None
+    return word[2:]
+
+
 def words(name: str) -> list[str]:
     return [w.lower() for part in _SEP.split(name) for w in _CAMEL.split(part) if w]
 
@@ -51,6 +61,7 @@ class ToolTyper:
             self.strong.setdefault(v, None)
         for v in tools.get("weak_read", []):
             self.weak.setdefault(v, None)
+        self.deferred = frozenset(tools.get("deferred", []))
         self.http_write = dict(tools.get("http_write", {}))
         self.http_read = set(tools.get("http_read", []))
         self.names, self.exclude, self.read_names = set(names), set(exclude), set(read_names)
@@ -59,7 +70,8 @@ class ToolTyper:
         self.use_verbs = use_verbs
 
     def _verb(self, ws: list[str]) -> tuple[str, str | None, str] | None:
-        """(verb, class, 'strong'|'weak'); two-word verbs (transfer_money, check_status) first."""
+        """(verb, class, 'strong'|'weak'); two-word verbs (transfer_money, check_status) first, and
+        a verb said again (rebook, reorder, reissue, repay) as the verb itself."""
         for table, tier in ((self.strong, "strong"), (self.weak, "weak")):
             for i, w in enumerate(ws):
                 pair = "_".join(ws[i:i + 2])
@@ -67,10 +79,16 @@ class ToolTyper:
                     return pair, table[pair], tier
                 if w in table:
                     return w, table[w], tier
+                again = _again(w, self.strong, self.weak)
+                if again is not None and again in table:
+                    return w, table[again], tier
         return None
 
     def _made(self, ws: list[str], action: str | None) -> str | None:
-        """Making a thing whose making is an action of its own: bank.transfer.submit moves money."""
+        """Making a thing whose making is an action of its own: bank.transfer.submit moves money; a
+        send for later (notify.schedule) makes the job that will send, and sends nothing yet."""
+        if action == "send" and self.deferred.intersection(ws):
+            return "create"
         if action != "create":
             return action
         return next((self.nouns[w] for w in ws if w in self.nouns), action)
@@ -109,4 +127,5 @@ class ToolTyper:
         where = "first" if ws and ws[0] == verb[0].split("_")[0] else "later"
         if action is None:
             return ToolClass(tool, False, None, f"read verb {verb[0]!r} ({verb[2]}, {where} word)")
-        return ToolClass(tool, True, action, f"write verb {verb[0]!r} -> {action} ({verb[2]}, {where} word)")
+        later = ", a send for later" if verb[1] == "send" and action == "create" else ""
+        return ToolClass(tool, True, action, f"write verb {verb[0]!r} -> {action} ({verb[2]}, {where} word{later})")
