@@ -252,3 +252,33 @@ def test_the_perfect_before_a_prepositional_phrase(classify, reply, claim):
 ])
 def test_money_and_order_idioms(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # paying a card's bill back is paying it
+    ("信用卡本期账单已还清。", True),
+    ("I've repaid the $500 you borrowed from your savings pot.", True),
+    ("这期账单还没还清。", False),
+    # a pronoun with a past verb says what the thing did, not what the assistant did: no headline
+    ("It posted this morning.", False),
+    ("They shipped on Monday.", False),
+    ("Order placed.", True),
+    ("Reminder moved to 8:30.", True),
+])
+def test_repaying_and_what_a_thing_did_by_itself(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, admits, standing", [
+    # the assistant says it could not do something, whatever the verb: the reply admits a failure,
+    # and the claim beside it stands (the verb names no action that could take it back)
+    ("Your table for two is booked. I wasn't able to attach your birthday note, sorry.", True, 1),
+    ("机票已出票，但没能绑定您的常旅客卡号。", True, 1),
+    ("We couldn't sync your contacts.", True, 0),
+    # ... and not a turn of phrase
+    ("I couldn't be happier to help. Your table for two is booked.", False, 1),
+    ("Your table for two is booked.", False, 1),
+])
+def test_an_admission_with_a_verb_the_lexicon_lacks(reply, admits, standing):
+    reading = compile_lexicon(Config()).reader().read(reply)
+    assert (reading.admits_failure, len(reading.standing)) == (admits, standing), [c.as_dict() for c in reading.clauses]

@@ -202,7 +202,8 @@ class Reader:
     def _read_clause_uncached(self, c: Clause) -> ClauseReading:
         r = self._read_clause(c)
         admits = r.retracts or self._first("failure", c.text) is not None or (
-            (m := self._first("negated", c.text)) is not None and self._action(c.text, start=m.end()) is not None)
+            (m := self._first("negated", c.text)) is not None and self._action(c.text, start=m.end()) is not None) or (
+            self._first("unable", c.text) is not None)
         return ClauseReading(r.text, r.kind, r.action, r.object, r.retracts, admits) if admits != r.admits else r
 
     def _read_clause(self, c: Clause) -> ClauseReading:
