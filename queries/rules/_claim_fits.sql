@@ -9,10 +9,14 @@
 --   the same thing as one of this turn's writes, a reservation): only tools
 --   naming it fit. One agent's tools: an airline agent's baggage tool says
 --   nothing of a shop's "Luggage Set", a ticketing tool nothing of a cinema's
---   orders; where no sibling names it, what follows decides;
+--   orders; where no sibling names it, what follows decides; a call whose
+--   arguments mention the object fits it either way (a stay's check_in: a
+--   room, where another agent's hotel.booking.create names hotels);
 -- - a tool that names other things (hotelOrderModify) fits a claim about an
 --   object (breakfast) only when its arguments mention it (a returned record
---   describes everything the thing has, not what this call changed);
+--   describes everything the thing has, not what this call changed); a send
+--   fits a send claim whatever it names (a message carries the note, the
+--   receipt, the ETA it sends);
 -- - and by action class: the write's class is one that can back the claim's
 --   (backs, from [actions.*] backed_by; a write tool whose name has no verb,
 --   typed a write by annotation or config, fits any); a clause with no action
@@ -21,6 +25,9 @@
 --   been refunded") is fitted by a write of the classes it follows from (a
 --   cancel), one whose arguments carry it (payment_id), or a tool naming it
 --   (refunds.create: the refund is the write itself).
+-- - a write that returned the id the claim tells of its object ("Order
+--   ORD-22910048 is placed" over POST /carts/{id}/commit returning that
+--   order_id) made that thing, whatever its tool names.
 -- names_object: 1 when the tool's name names the claim's object. exact: 1 when
 -- the write fits by more than the broad family of create/update/book/refund.
 -- """
@@ -46,7 +53,7 @@ named AS (
 pairs AS (
     -- each claim with each write of its window, and whether the tool names the claim's object (an
     -- equality join on tool_objects: a LIKE with a pattern per row costs far more)
-    SELECT i.reply_id, i.clause_no, i.task_id, i.action, i.object, i.object_re, i.follows, i.follows_object, i.backs,
+    SELECT i.reply_id, i.clause_no, i.task_id, i.text_id, i.action, i.object, i.object_re, i.follows, i.follows_object, i.backs,
            w.seq, w.tool, w.outcome, t.action AS tool_action, t.objects,
            coalesce(n.is_named, 0) AS is_named,
            CASE WHEN o.tool IS NOT NULL THEN 1 ELSE 0 END AS names_object,
@@ -80,11 +87,31 @@ mentions AS (
     FROM asked_mention m
     JOIN mention_checks c ON c.args = m.args AND c.object_re = m.object_re
 ),
+told_ids AS (
+    -- the id a claim tells of its own object's kind ("Order ORD-22910048 is placed"), where its
+    -- tool names other things and its call does not mention the object (POST /carts/{id}/commit)
+    SELECT DISTINCT p.reply_id, p.clause_no, p.task_id, p.seq, p.object,
+           regexp_extract(c.vals, '"type": "id"[^{}]*?"value": "([^"]+)"', 1) AS told_id,
+           regexp_extract(c.vals, '"type": "id"[^{}]*?"kind": "([^"]+)"', 1) AS told_kind
+    FROM pairs p
+    JOIN claim_items c ON c.text_id = p.text_id AND c.clause_no = p.clause_no
+    WHERE p.object IS NOT NULL AND p.names_object = 0 AND strpos(coalesce(c.vals, ''), '"type": "id"') > 0
+),
+returned AS (
+    -- ... and the write returned that id: the write made that very thing (a cart committed is an
+    -- order, and the reply tells the order's number)
+    SELECT DISTINCT t.reply_id, t.clause_no, t.seq, TRUE AS returned
+    FROM told_ids t
+    JOIN steps s ON s.task_id = t.task_id AND s.seq = t.seq
+    WHERE t.told_kind = t.object AND length(t.told_id) > 0
+      AND strpos(coalesce(CAST(s.result AS VARCHAR), ''), t.told_id) > 0
+),
 pairs_mentioned AS (
-    SELECT p.*, coalesce(x.mentions, FALSE) AS mentions
+    SELECT p.*, (coalesce(x.mentions, FALSE) OR coalesce(r.returned, FALSE)) AS mentions
     FROM pairs p
     LEFT JOIN mentions x ON x.task_id = p.task_id AND x.seq = p.seq AND x.object_re = p.object_re
                         AND p.object IS NOT NULL AND p.names_object = 0
+    LEFT JOIN returned r ON r.reply_id = p.reply_id AND r.clause_no = p.clause_no AND r.seq = p.seq
 ),
 fits AS (
     SELECT p.reply_id, p.clause_no, p.task_id, p.seq, p.tool, p.outcome, p.names_object,
@@ -99,9 +126,14 @@ fits AS (
               -- (refunds.create, payments.schedule: the tool names it)
               WHEN p.follows = TRUE THEN strpos(coalesce(p.backs, ''), ',' || coalesce(p.tool_action, '?') || ',') > 0
                    OR p.mentions = TRUE OR p.names_follows = 1 OR p.names_object = 1
-              WHEN p.is_named = 1 AND p.names_object = 0 THEN FALSE
-              -- a tool about other things, whose call does not mention the claim's object either
-              WHEN p.object IS NOT NULL AND p.objects <> ',,' AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE
+              -- (unless its own call mentions the thing: reservations.create{check_in} books a room
+              -- though hotel.booking.create names hotels, in a file that holds both agents' runs)
+              WHEN p.is_named = 1 AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE
+              -- a tool about other things, whose call does not mention the claim's object either; but a
+              -- message carries what a send claim names ("posted a note in #ops", "texted him the
+              -- receipt" over chat.postMessage, sms.send): the thing sent is its content, not its object
+              WHEN p.object IS NOT NULL AND p.objects <> ',,' AND p.names_object = 0 AND p.mentions = FALSE
+                   AND NOT (p.action = 'send' AND p.tool_action = 'send') THEN FALSE
               WHEN p.action IS NULL OR p.backs = ',*,' OR p.tool_action IS NULL THEN TRUE
               ELSE strpos(coalesce(p.backs, ''), ',' || p.tool_action || ',') > 0
           END
