@@ -28,6 +28,7 @@ import duckdb
 from .config import ConfigError
 from .engine import EngineError, _prepare, plan_run  # noqa: PLC2701 - the engine's own turn model, not a copy
 from .rulefile import RuleLoadError
+from .run_schedule import SCRATCH
 
 _SQL = Path(__file__).resolve().parent / "dashboard"
 _SHADOWED = ("tasks", "messages", "steps")
@@ -78,13 +79,16 @@ def _dicts(con: duckdb.DuckDBPyConnection, name: str, task_id: str) -> list[dict
     return [dict(zip(names, row)) for row in res.fetchall()]
 
 
-def _missing(con: duckdb.DuckDBPyConnection) -> list[str]:
-    have = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()}
+def _missing(con: duckdb.DuckDBPyConnection, live_run: bool = False) -> list[str]:
+    """The turn-model tables `con` lacks; live_run: also those a rules run on con left in its scratch
+    catalog (a run with several workers keeps its tables there)."""
+    have = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary OR "
+                                      "($live AND database_name = $s)", {"live": live_run, "s": SCRATCH}).fetchall()}
     return [t for t in _NEEDED if t not in have]
 
 
-def _read(con: duckdb.DuckDBPyConnection, task_id: str) -> ClaimsReport:
-    missing = _missing(con)
+def _read(con: duckdb.DuckDBPyConnection, task_id: str, live_run: bool = False) -> ClaimsReport:
+    missing = _missing(con, live_run)
     if missing:
         return ClaimsReport(task_id, error=f"the turn model has no {', '.join(missing)} (see the rules' errors)")
     values = _dicts(con, "turn_value_checks", task_id)
@@ -102,7 +106,7 @@ def claims_report(con: duckdb.DuckDBPyConnection, task_id: str, model_ready: boo
     model that cannot be built (a broken rules config or lexicon) is the report's error, so a
     page shows the rest of the turn."""
     if model_ready:
-        return _read(con, task_id)
+        return _read(con, task_id, live_run=True)
     try:
         plan = _plan(config_path)
     except (EngineError, ConfigError, RuleLoadError) as exc:

@@ -6,9 +6,11 @@
 Order of work:
 1. load the config, the claim lexicon and the rule files (a bad file stops the
    run before anything is evaluated: it is a load error, not a rule failure);
-2. materialise the turn model (`queries/rules/_*.sql`) as temp tables;
-3. evaluate every enabled rule into a temp staging table; a rule that raises
-   is recorded as failed with its error and the others still run;
+2. materialise the turn model (`queries/rules/_*.sql`) as tables of the run,
+   and evaluate every enabled rule into a staging table (queries/rule_stage.py);
+   independent jobs run side by side on cursors of the connection, each once
+   the tables it reads exist (queries/run_schedule.py); a rule that raises is
+   recorded as failed with its error and the others still run;
 4. in ONE transaction write the `rule_runs` row and the findings, and mark
    the warehouse changed.
 
@@ -25,7 +27,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import duckdb
 
@@ -33,10 +35,10 @@ from .warehouse import db
 from .config import Config, ConfigError, load_config
 from .lexicon import compile_lexicon
 from .rulefile import GLOBAL_PARAMS, Rule, RuleLoadError, load_rules
+from .rule_stage import stage_python, stage_rule
+from .run_schedule import Job, Scratch, default_workers, open_scratch, run_jobs
 from .run_store import store_run
 
-STANDARD_COLUMNS = ("task_id", "conversation_id", "user_id", "seq", "event_time")
-_TEMPLATE_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 class EngineError(Exception):
@@ -79,14 +81,6 @@ class Plan:
     globals: dict[str, Any]
     lexicon: Any = None  # CompiledLexicon: the clause reader and the step-outcome patterns
     value_matches: bool = False  # value_checks keeps the values that agreed too (a turn's report)
-
-
-def _sql_str(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-def _ident(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def list_param(values: list[str]) -> str:
@@ -199,28 +193,52 @@ def model_order(models: list[Rule]) -> list[Rule]:
 
 
 def _prepare(con: duckdb.DuckDBPyConnection, plan: Plan) -> dict[str, str]:
-    """Create the config tables and the turn-model temp tables; returns {model table: error} for failures."""
-    con.execute("CREATE OR REPLACE TEMP TABLE argument_bounds (tool_re VARCHAR, arg VARCHAR, path VARCHAR, "
-                "min_value DOUBLE, max_value DOUBLE, required BOOLEAN)")
-    for b in plan.config.argument_bounds:
-        path = "$." + ".".join('"' + part.replace('"', '\\"') + '"' for part in b.arg.split("."))
-        con.execute("INSERT INTO argument_bounds VALUES (?, ?, ?, ?, ?, ?)",
-                    [b.tool, b.arg, path, b.min, b.max, b.required])
+    """The config tables and the turn model as TEMP tables on `con`, one after another; returns
+    {model table: error} for failures. (A narrowed copy for one turn, or an engine's inputs.)"""
     failed: dict[str, str] = {}
-    from .reading.tables import create_inputs
-
-    create_inputs(con, plan)
-    for m in model_order(plan.models):
-        broken = [d for d in m.dependencies if d in failed]
-        if broken:
-            failed[m.table] = f"depends on {', '.join(sorted(broken))}, which failed"
-            continue
-        try:
-            con.execute(f"CREATE OR REPLACE TEMP TABLE {m.table} AS {m.sql}", _bind(m, plan))
-        except duckdb.Error as exc:
-            failed[m.table] = f"{m.path.name}: {exc}"
-    _create_value_checks(con, plan, failed)
+    scratch = Scratch(None, 1)
+    run_jobs(con, _model_jobs(plan, failed, scratch), scratch)
     return failed
+
+
+def _model_jobs(plan: Plan, failed: dict[str, str], scratch: Scratch) -> list[Job]:
+    """The jobs that build the turn model: the inputs (config tables, the reading, the tool typing),
+    each model file, and value_checks. Each records its failure in `failed`."""
+
+    def inputs(con: duckdb.DuckDBPyConnection) -> None:
+        from .reading.tables import INPUTS, create_inputs
+
+        con.execute(scratch.create("argument_bounds", "(tool_re VARCHAR, arg VARCHAR, path VARCHAR, "
+                                   "min_value DOUBLE, max_value DOUBLE, required BOOLEAN)"))
+        for b in plan.config.argument_bounds:
+            path = "$." + ".".join('"' + part.replace('"', '\\"') + '"' for part in b.arg.split("."))
+            con.execute(f"INSERT INTO {scratch.qualified('argument_bounds')} VALUES (?, ?, ?, ?, ?, ?)",
+                        [b.tool, b.arg, path, b.min, b.max, b.required])
+        create_inputs(con, plan)  # TEMP tables on con: moved where every cursor sees them
+        if scratch.catalog is not None:
+            for name in INPUTS:
+                con.execute(scratch.create(name, f"AS SELECT * FROM temp.main.{name}"))
+                con.execute(f"DROP TABLE temp.main.{name}")
+
+    def model(m: Rule) -> Callable[[duckdb.DuckDBPyConnection], None]:
+        def build(cur: duckdb.DuckDBPyConnection) -> None:
+            broken = [d for d in m.dependencies if d in failed]
+            if broken:
+                failed[m.table] = f"depends on {', '.join(sorted(broken))}, which failed"
+                return
+            try:
+                cur.execute(scratch.create(m.table, f"AS {m.sql}"), _bind(m, plan))
+            except duckdb.Error as exc:
+                failed[m.table] = f"{m.path.name}: {exc}"
+        return build
+
+    from .reading.value_checks import DEPENDS
+
+    jobs = [Job("inputs", inputs, on_con=True)]
+    jobs += [Job(m.table, model(m), set(m.dependencies) | {"inputs"}) for m in model_order(plan.models)]
+    jobs.append(Job("value_checks", lambda con: _create_value_checks(con, plan, failed),
+                    set(DEPENDS) | {"inputs"}, on_con=True))  # TEMP tables of value_run, on con
+    return jobs
 
 
 def _create_value_checks(con: duckdb.DuckDBPyConnection, plan: Plan, failed: dict[str, str]) -> None:
@@ -235,86 +253,6 @@ def _create_value_checks(con: duckdb.DuckDBPyConnection, plan: Plan, failed: dic
         create_checks(con, plan)
     except (duckdb.Error, ValueError, KeyError) as exc:
         failed["value_checks"] = f"value_checks: {exc}"
-
-
-def _message_sql(template: str, columns: set[str]) -> str:
-    parts, pos = [], 0
-    for m in _TEMPLATE_FIELD.finditer(template):
-        if m.start() > pos:
-            parts.append(_sql_str(template[pos:m.start()]))
-        name = m.group(1)
-        if name not in columns:
-            raise ValueError(f"message template names {{{name}}}, which the query does not return "
-                             f"(it returns {', '.join(sorted(columns))})")
-        parts.append(f"coalesce(CAST(o.{_ident(name)} AS VARCHAR), '')")
-        pos = m.end()
-    if pos < len(template):
-        parts.append(_sql_str(template[pos:]))
-    return "concat(" + ", ".join(parts) + ")" if parts else "''"
-
-
-def _stage_rule(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
-    """Evaluate one SQL rule into _ta_stage; returns its finding count. Raises on any error."""
-    con.execute(f"CREATE OR REPLACE TEMP TABLE _ta_out AS {rule.sql}", _bind(rule, plan))
-    cols = [d[0] for d in con.execute("SELECT * FROM _ta_out LIMIT 0").description]
-    colset = set(cols)
-    if "task_id" not in colset and "conversation_id" not in colset:
-        raise ValueError("the query must return task_id or conversation_id")
-    extras = [c for c in cols if c not in STANDARD_COLUMNS
-              and not (c == "tools" and rule.header.evidence_steps != "none")]
-    fields = [f"{_ident(c)} := o.{_ident(c)}" for c in extras]
-    if rule.header.evidence_steps != "none":
-        # One struct per finding (its columns, then the task's steps): no JSON re-parsing to merge.
-        # Steps in seq order by sorting each list (structs sort by their first field): an ordered
-        # aggregate costs several times more.
-        fields.append("tools := coalesce(st.tools, [])")
-        write_filter = ("AND s.tool IN (SELECT tool FROM tool_classes WHERE is_write)"
-                        if rule.header.evidence_steps == "write" else "")
-        steps_join = f"""LEFT JOIN (
-            SELECT s.task_id, list_sort(list(struct_pack(seq := s.seq, tool := s.tool, status := s.status,
-                   verified := s.verified, attempts := s.attempts, error := s.error, detail := s.detail))) AS tools
-            FROM steps s
-            WHERE s.task_id IN (SELECT task_id FROM _ta_out) {write_filter}
-            GROUP BY s.task_id) st ON st.task_id = o.task_id"""
-    else:
-        steps_join = ""
-    evidence = f"to_json(struct_pack({', '.join(fields)}))" if fields else "CAST('{}' AS JSON)"
-
-    def col(name: str, cast: str) -> str:
-        return f"TRY_CAST(o.{_ident(name)} AS {cast})" if name in colset else f"CAST(NULL AS {cast})"
-
-    task_join = "LEFT JOIN tasks t ON t.task_id = o.task_id" if "task_id" in colset else \
-        "LEFT JOIN tasks t ON FALSE"
-    sql = f"""
-        INSERT INTO _ta_stage
-        SELECT $rule_id, $severity, {col('task_id', 'VARCHAR')},
-               coalesce({col('conversation_id', 'VARCHAR')}, t.conversation_id),
-               coalesce({col('user_id', 'VARCHAR')}, t.user_id),
-               {col('seq', 'INTEGER')},
-               {_message_sql(rule.header.message, colset)},
-               {evidence},
-               coalesce({col('event_time', 'TIMESTAMPTZ')}, t.started_at)
-        FROM _ta_out o {task_join} {steps_join}"""
-    params = {"rule_id": rule.id, "severity": plan.severity[rule.id]}
-    return con.execute(sql, params).fetchall()[0][0]  # INSERT returns the number of rows it wrote
-
-
-def _stage_python(con: duckdb.DuckDBPyConnection, rule: Rule, plan: Plan) -> int:
-    from .python_turns import iter_turns
-
-    rows = []
-    for turn in iter_turns(con):
-        for f in rule.python(turn) or []:
-            f = dict(f)
-            seq = f.pop("seq", None)
-            message = str(f.pop("message", rule.header.message))
-            task = turn["task"]
-            rows.append([rule.id, plan.severity[rule.id], task["task_id"], task.get("conversation_id"),
-                         task.get("user_id"), seq, message, json.dumps(f, ensure_ascii=False, default=str),
-                         task.get("started_at")])
-    if rows:
-        con.executemany("INSERT INTO _ta_stage VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS JSON), ?)", rows)
-    return len(rows)
 
 
 def run_rules(con: duckdb.DuckDBPyConnection, now: datetime | None = None, since: datetime | None = None,
@@ -342,47 +280,74 @@ def execute_plan(con: duckdb.DuckDBPyConnection, plan: Plan, since: datetime | N
         return _execute_plan(con, plan, since, until, started, t0, store, prepared)
 
 
-def _execute_plan(con, plan, since, until, started, t0, store, prepared) -> RunResult:
-    t0 = t0 or time.perf_counter()
-    started = started or datetime.now(timezone.utc)
-    since, until = _utc(since), _utc(until)
-    con.execute("CREATE OR REPLACE TEMP TABLE _ta_stage (rule_id VARCHAR, severity VARCHAR, task_id VARCHAR, "
-                "conversation_id VARCHAR, user_id VARCHAR, seq INTEGER, message VARCHAR, evidence JSON, "
-                "event_time TIMESTAMPTZ)")
-    model_failures = _prepare(con, plan) if prepared is None else prepared
-    outcomes: list[RuleOutcome] = []
-    for rule in plan.rules:
-        out = RuleOutcome(rule.id, plan.severity[rule.id], rule.sha256)
+def _last_seconds(con: duckdb.DuckDBPyConnection) -> dict[str, float]:
+    """Each rule's time in the warehouse's latest run ({} if none): the run starts the slow ones first."""
+    try:
+        rows = con.execute("SELECT rules FROM rule_runs ORDER BY started_at DESC LIMIT 1").fetchall()
+        return {r["id"]: float(r.get("seconds") or 0.0) for r in json.loads(rows[0][0])} if rows else {}
+    except (duckdb.Error, ValueError, TypeError, KeyError):
+        return {}  # no rule_runs table (a bare connection) or a row of an older layout
+
+
+def _rule_job(rule: Rule, out: RuleOutcome, plan: Plan, failed: dict[str, str], scratch: Scratch,
+              index: int) -> Callable[[duckdb.DuckDBPyConnection], None]:
+    def run(con: duckdb.DuckDBPyConnection) -> None:
         t1 = time.perf_counter()
-        broken = [f"{t}: {e}" for t, e in model_failures.items()
+        broken = [f"{t}: {e}" for t, e in failed.items()
                   if t in rule.dependencies or (t == "value_checks" and "value_checks" in rule.sql)]
         if broken:
             out.error = "turn model failed: " + "; ".join(broken)
         else:
             try:
+                severity = plan.severity[rule.id]
                 if rule.kind == "python":
-                    out.findings = _stage_python(con, rule, plan)
+                    out.findings = stage_python(con, rule, severity, scratch)
                 else:
-                    out.findings = _stage_rule(con, rule, plan)
+                    out.findings = stage_rule(con, rule, severity, _bind(rule, plan), scratch, f"_ta_out_{index}")
             except Exception as exc:  # noqa: BLE001 - one rule's failure must not stop the others
                 out.error = f"{rule.path.name}: {type(exc).__name__}: {exc}".replace("\n", " ")
-                con.execute("DELETE FROM _ta_stage WHERE rule_id = ?", [rule.id])
+                con.execute(f"DELETE FROM {scratch.qualified('_ta_stage')} WHERE rule_id = ?", [rule.id])
         out.seconds = round(time.perf_counter() - t1, 4)
-        outcomes.append(out)
+    return run
+
+
+def _execute_plan(con, plan, since, until, started, t0, store, prepared) -> RunResult:
+    t0 = t0 or time.perf_counter()
+    started = started or datetime.now(timezone.utc)
+    since, until = _utc(since), _utc(until)
+    # An engine's run (prepared) stages rows from views registered on con: one worker, on con.
+    scratch = open_scratch(con, default_workers() if prepared is None else 1,
+                           [m.table for m in plan.models] + ["value_checks"])
+    con.execute(scratch.create("_ta_stage", "(rule_id VARCHAR, severity VARCHAR, task_id VARCHAR, "
+                               "conversation_id VARCHAR, user_id VARCHAR, seq INTEGER, message VARCHAR, "
+                               "evidence JSON, event_time TIMESTAMPTZ)"))
+    failed: dict[str, str] = {} if prepared is None else dict(prepared)
+    jobs = _model_jobs(plan, failed, scratch) if prepared is None else []
+    models = [j.name for j in jobs]
+    outcomes = [RuleOutcome(rule.id, plan.severity[rule.id], rule.sha256) for rule in plan.rules]
+    last = _last_seconds(con) if scratch.workers > 1 else {}
+    for i, (rule, out) in enumerate(zip(plan.rules, outcomes)):
+        reads_values = "value_checks" in rule.sql
+        deps = set(models) if rule.kind == "python" else \
+            set(rule.dependencies) | {"inputs"} | ({"value_checks"} if reads_values else set())
+        jobs.append(Job(f"rule {rule.id}", _rule_job(rule, out, plan, failed, scratch, i), deps,
+                        on_con=rule.kind == "python" or reads_values, cost=last.get(rule.id, 0.0)))
+    run_jobs(con, jobs, scratch)
+    stage = scratch.qualified("_ta_stage")
     wparams = {"since": since, "until": until}
     if since or until:
-        con.execute("DELETE FROM _ta_stage WHERE NOT (event_time IS NOT NULL AND "
+        con.execute(f"DELETE FROM {stage} WHERE NOT (event_time IS NOT NULL AND "
                     "(CAST($since AS TIMESTAMPTZ) IS NULL OR event_time >= $since) AND "
                     "(CAST($until AS TIMESTAMPTZ) IS NULL OR event_time < $until))", wparams)
-        per_rule = dict(con.execute("SELECT rule_id, count(*) FROM _ta_stage GROUP BY rule_id").fetchall())
+        per_rule = dict(con.execute(f"SELECT rule_id, count(*) FROM {stage} GROUP BY rule_id").fetchall())
         for o in outcomes:
             o.findings = per_rule.get(o.id, 0)
-    total = con.execute("SELECT count(*) FROM _ta_stage").fetchall()[0][0]
+    total = con.execute(f"SELECT count(*) FROM {stage}").fetchall()[0][0]
     run_id = started.strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:8]
-    failed = [(o.id, o.error) for o in outcomes if o.error]
-    result = RunResult(run_id, plan.globals["now"], total, failed, outcomes, config_hash=plan.config.digest())
+    rule_failures = [(o.id, o.error) for o in outcomes if o.error]
+    result = RunResult(run_id, plan.globals["now"], total, rule_failures, outcomes, config_hash=plan.config.digest())
     if store:
-        store_run(con, plan, result, since, until, started)
+        store_run(con, plan, result, since, until, started, stage)
     result.seconds = round(time.perf_counter() - t0, 3)
     return result
 

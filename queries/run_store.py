@@ -13,8 +13,8 @@ from .warehouse import db
 
 
 def store_run(con: duckdb.DuckDBPyConnection, plan, result, since: datetime | None, until: datetime | None,
-              started: datetime) -> None:
-    """Write the staged findings (_ta_stage) of `result` under its run id."""
+              started: datetime, stage: str = "_ta_stage") -> None:
+    """Write the staged findings (`stage`) of `result` under its run id."""
     rules_json = json.dumps([{"id": o.id, "sha256": o.sha256, "severity": o.severity, "findings": o.findings,
                               "error": o.error, "seconds": o.seconds} for o in result.rules], ensure_ascii=False)
     failed_json = json.dumps([{"id": i, "error": e} for i, e in result.failed], ensure_ascii=False)
@@ -24,7 +24,7 @@ def store_run(con: duckdb.DuckDBPyConnection, plan, result, since: datetime | No
         con.execute(
             "INSERT INTO findings (run_id, rule_id, severity, task_id, conversation_id, user_id, seq, message, "
             "evidence, event_time) SELECT ?, rule_id, severity, task_id, conversation_id, user_id, seq, message, "
-            "evidence, event_time FROM _ta_stage "
+            f"evidence, event_time FROM {stage} "
             "ORDER BY rule_id, event_time NULLS LAST, task_id NULLS LAST, seq NULLS LAST, message", [result.run_id])
         con.execute(
             "INSERT INTO rule_runs (run_id, started_at, finished_at, now_ts, since_ts, until_ts, engine, "

@@ -229,6 +229,10 @@ WHERE object <> ''
 """
 
 
+# what create_inputs makes
+INPUTS = ("reply_readings", "claim_items", "tool_classes", "tool_objects")
+
+
 def create_inputs(con: duckdb.DuckDBPyConnection, plan) -> None:
     """The reading's tables and the tool typing as DuckDB temp tables on `con`."""
     from .cache import create_readings
