@@ -164,6 +164,23 @@ EN = [
     ("Paid $250 with certificate 7504069 and $55 with your Visa card ending in 7447.", "amount,id,choice",
      [A("$250", 250.0, "USD"), C("certificate", "payment", "certificate"), I("7504069", "certificate"),
       A("$55", 55.0, "USD"), C("Visa card", "payment", "credit_card"), I("7447", "card")]),
+    # ---- a number after "for" is an hour only if no clock of its own follows the day after it
+    ("We got you in for three this evening at 6:45.", "count,time",
+     [N("for three", 3, "person"), T("this evening at 6:45", hour=18, minute=45, day_offset=0, part="evening")]),
+    ("Your wake-up call is set for 6 tomorrow.", "count,time",
+     [T("6 tomorrow", hour=6, minute=0, day_offset=1, ambiguous_12h=True)]),
+    # ---- a party said after the number
+    ("Sure, the five of us will need high chairs.", "count", [N("five of us", 5, "person")]),
+    ("One of us will pick it up.", "count", []),
+    # ---- a time said roughly
+    ("Anything around 6:30 works, they said.", "time",
+     [T("6:30", hour=6, minute=30, ambiguous_12h=True, approx=True)]),
+    ("Pickup is at 6:30.", "time", [T("6:30", hour=6, minute=30, ambiguous_12h=True)]),
+    ("They have Saturday around 8.", "time",
+     [T("Saturday around 8", hour=8, minute=0, weekday=5, week_offset=0, ambiguous_12h=True, approx=True)]),
+    # ---- an id written in groups of digits
+    ("Account number 5105 1051 0510 is saved.", "id", [I("5105 1051 0510", "user")]),
+    ("Account 4471 has 12 items.", "id", [I("4471", "user")]),
     # ---- quotes
     ('Added "buy milk" to your shopping list.', "quote", [Q('"buy milk"')]),
     ("I've saved the note 'call mom back'.", "quote", [Q("'call mom back'")]),
@@ -355,6 +372,22 @@ ZH = [
     ("从3点改到4点", "time", [T("3点", role="from", hour=3, minute=0, ambiguous_12h=True),
                             T("4点", role="to", hour=4, minute=0, ambiguous_12h=True)]),
     ("预计 1-3 个工作日到账", "time", []),
+    # ---- 钱：动词后带空格的数；价位档不是钱
+    ("已经给房东转 4200，", "amount", [A("4200", 4200.0, None)]),
+    ("坐 3 号线过去", "amount", []),
+    ("套餐已改成 39 元档，下月生效", "amount", []),
+    ("本月费用 39 元", "amount", [A("39 元", 39.0, "CNY")]),
+    # ---- 分组写的号码
+    ("户号 5501 3390 217，已缴清", "id", [I("5501 3390 217", "user")]),
+    ("取票码 7731 0925，到影院机器上取", "id", [I("7731 0925", "reference")]),
+    # ---- 大概的时间
+    ("明天上午十点左右送到", "time", [T("明天上午十点", hour=10, minute=0, day_offset=1, part="morning", approx=True)]),
+    ("大概晚上 7 点到", "time", [T("晚上 7 点", hour=19, minute=0, part="evening", approx=True)]),
+    # ---- 商家颜色名以颜色字结尾
+    ("已换成薄荷绿，尺码不变", "choice", [C("薄荷绿", "colour", "green", role="to")]),
+    ("要一件燕麦灰的", "choice", [C("燕麦灰", "colour", "grey")]),
+    ("奶粉和蓝牙耳机都下单了", "choice", []),
+    ("我明白，已经记下了", "choice", []),
     # ---- 引用
     ("已添加待办「买牛奶」。", "quote", [Q("「买牛奶」")]),
     ("提醒内容为“交房租”，已保存。", "quote", [Q("“交房租”")]),

@@ -248,12 +248,15 @@ class TimeReader:
             hour_s, start, ap, zone = g("bare_h"), m.start("bare_h"), g("bare_ap"), "bare_z"
             if g("bare_end") is not None and not self.timed.search(text):
                 return None  # "table for 2." is no time; "reminder set for 8." is
+            weak = g("bare_s") is None and not ap  # "for 8 tomorrow": an hour only if no clock follows
         if ap and ap.startswith("o"):
             ap = None  # o'clock
         hour = self.num.value(hour_s)
         if hour is None or hour > 24 or minute is None or minute > 59:
             return None
         fields = {"hour": hour % 24, "minute": minute, "_fixed": fixed}
+        if kind == "bare" and weak:
+            fields["_weak"] = True
         if ap:
             fields["_ap"] = "am" if key(ap) in self.am else "pm"
         if zone and g(zone):
@@ -274,18 +277,26 @@ class TimeReader:
             if (p := self._part(m, text, written)) is not None:  # a part read as none frees its characters
                 parts.append(p)
                 done = m.end()
-        groups: list[list] = []  # [start, end, fields]
+        groups: list[list] = []  # [start, end, fields, parts]
         for i, (start, end, fields) in enumerate(parts):
             clock_next = i + 1 < len(parts) and parts[i + 1][0] == end and "hour" in parts[i + 1][2]
             if fields.get("_short") and not clock_next:
                 continue  # 早 / 晚 only right before a clock
             last = groups[-1] if groups else None
+            if (last is not None and "hour" in fields and last[2].get("_weak") and len(last[3]) > 1
+                    and not (_slots(fields) & _slots(last[3][1][2])) and self.joiner.fullmatch(text, last[1], start)):
+                # "booked for two tonight at 8:30": a clock follows the day, so the number after "for"
+                # was no hour (a party); the expression is the day and that clock
+                rest = last[3][1:]
+                last[:] = [rest[0][0], rest[-1][1], {k: v for _s, _e, f in rest for k, v in f.items()}, rest]
             if (last is not None and not (_slots(fields) & _slots(last[2]))
                     and self.joiner.fullmatch(text, last[1], start)):
                 last[1] = end
                 last[2].update(fields)
+                last[3].append((start, end, fields))
             else:
-                groups.append([start, end, dict(fields)])
+                groups.append([start, end, dict(fields), [(start, end, fields)]])
+        groups = [g[:3] for g in groups]
         groups = self._ranges(groups, text)
         return [(s, e, f) for s, e, f in (self._normalise(g) for g in groups) if f is not None]
 

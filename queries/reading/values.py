@@ -104,8 +104,9 @@ class ValueReader:
         self.prefix = {key(w): currency for currency, words in a["prefixes"].items() for w in words}
         self.suffix = {key(w): currency for currency, words in a["suffixes"].items() for w in words}
         bare = sorted(a.get("bare_after", []), key=len, reverse=True)
-        self.bare_re = re.compile("(?:" + "|".join(map(re.escape, bare)) + r")(?P<n>\d+(?:\.\d+)?)(?=\s*(?:[，。,;；！!？?\n]|$))") \
+        self.bare_re = re.compile("(?:" + "|".join(map(re.escape, bare)) + r")\s*(?P<n>\d+(?:\.\d+)?)(?=\s*(?:[，。,;；！!？?\n]|$))") \
             if bare else None
+        self.tier_re = re.compile(rf"\s*(?:{alt(a['tier_after'], False)})") if a.get("tier_after") else None
         self.multiplier = {key(k): v for k, v in a["multipliers"].items()}
         self.classifier_like = set(a["classifier_like"])
         self.amount_re = re.compile(
@@ -132,6 +133,8 @@ class ValueReader:
             rf"(?<![a-z])(?:{alt(c.get('party_before_en', []))})\s+{party_n}")
         t = lex["time"]
         days = alt([*t["days"], *t["weekdays"]["en"], *(m for ms in t["months"] for m in ms)])
+        self.party_after_re = re.compile(  # "there'll be eight of us"
+            rf"(?<![a-z0-9])(?P<n>\d{{1,2}}|{en_n})\s+(?:{alt(c['party_after_en'])})") if c.get("party_after_en") else None
         self.party_time_re = re.compile(  # "for 6 at 8 PM", "for 4 tonight", "for 2 on Friday"
             rf"(?<![a-z])for\s+{party_n}(?=\s+(?:at\s+\d|(?:(?:on|this|next)\s+)?{days}))")
         self.label_count_re = re.compile(
@@ -147,12 +150,18 @@ class ValueReader:
         self.next_noun_zh_re = re.compile(rf"(?P<noun>{alt(c['nouns_zh'], False)})")
         self.shape_zh_re = re.compile(  # a noun not in the list: up to three characters before a stop
             rf"(?!{alt(c['not_objects_zh'], False)})(?P<noun>[^{c['stop_zh']}\W\d_A-Za-z]{{1,3}})")
+        # ---- a time said roughly: "around 7", 两点左右
+        self.approx_before = re.compile(rf"(?:{alt(t.get('approx_before', []))})\s*$")
+        self.approx_in = re.compile(alt(t.get("approx_before", [])))
+        self.approx_after = re.compile(rf"\s*(?:{alt(t.get('approx_after', []), False)})")
         # ---- ids
         i = lex["ids"]
         self.id_kind = {key(w): kind for kind, words in i["kinds"].items() for w in words}
         self.id_ctx_re = re.compile(
             rf"(?P<ctx>{alt(self.id_kind)})(?:\s*{alt(i['between']['words'])})*\s*[*\"'“「(\[]*\s*"
-            rf"(?P<tok>#?[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)(?![A-Za-z0-9_])")
+            # a number written in groups (户号 3100 2287 615, card 4111 1111 1111) is one id
+            rf"(?P<tok>\d{{3,6}}(?:[ \u00a0]\d{{3,6}})+(?![\d.,:/])|#?[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)"
+            rf"(?![A-Za-z0-9_])")
         self.id_shape_re = re.compile(  # a token with a digit in it: W2378156, 2FBBAH, gift_card_8190333
             r"(?<![A-Za-z0-9_#@./:$-])(?P<tok>#?(?=[A-Za-z_-]*\d)[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9])"
             r"(?![A-Za-z0-9_@/-]|\.[A-Za-z0-9])")
@@ -170,6 +179,15 @@ class ValueReader:
             for w in spec.get("exclude", []):
                 self.choice.setdefault(key(w), None)
         self.choice_re = re.compile(alt(self.choice))
+        # a Chinese name that ends in a member's character (雾霾蓝, 烟灰): one or two characters before it
+        # (shop names are short: 薄荷绿, 墨绿), none a stop word or a classifier, and the name ends there
+        # (a clause mark, 的, a space, the end)
+        self.heads = {ch: (enum, member) for enum, spec in lex["enums"].items()
+                      for ch, member in spec.get("zh_heads", {}).items()}
+        self.head_re = re.compile(
+            rf"(?:(?![{c['stop_zh']}要成{''.join(w for w in c['classifiers_zh'] if len(w) == 1)}])[\u3400-\u9fff]){{1,2}}"
+            rf"(?P<h>[{''.join(self.heads)}])色?(?={_EDGE}|的|$)") \
+            if self.heads else None
         size = lex["enums"].get("size", {})
         num = r"\d{1,2}(?:\.5)?"
         self.size_re = re.compile(  # size 9.5, EU 42, 43 码
@@ -229,6 +247,11 @@ class ValueReader:
             if (hit := self.choice[key(m.group(0))]) is not None:
                 kept.append((m.start(), m.end(), {"type": "choice", "text": text[m.start():m.end()], "role": None,
                                                   "enum": hit[0], "value": hit[1], "target": False}))
+        for m in self.head_re.finditer(low) if cjk and self.head_re is not None else ():
+            if not any(s < m.end() and m.start() < e for s, e, v in kept if v["type"] == "choice"):
+                enum, member = self.heads[m.group("h")]
+                kept.append((m.start(), m.end(), {"type": "choice", "text": text[m.start():m.end()], "role": None,
+                                                  "enum": enum, "value": member, "target": False}))
         for m in self.size_re.finditer(low) if digits else ():
             kept.append((m.start(), m.end(), {"type": "choice", "text": text[m.start():m.end()], "role": None,
                                               "enum": "size", "value": m.group("a") or m.group("b"), "target": False}))
@@ -247,6 +270,11 @@ class ValueReader:
                             self.span_after[name].match(low, end):
                         value["span"] = name
                         break
+        for start, end, value in kept:
+            if value["type"] == "time" and value["hour"] is not None and (
+                    self.approx_before.search(low, max(0, start - 20), start) or self.approx_in.search(low, start, end)
+                    or self.approx_after.match(low, end)):
+                value["approx"] = True  # "around 7": a stored 7:45 is what was asked
         _choice_changes([v for _s, _e, v in kept if v["type"] == "choice"])
         self._gone_and_more(low, kept)
         return [v for _s, _e, v in kept]
@@ -288,6 +316,8 @@ class ValueReader:
                 continue
             if suf in self.classifier_like and _CJK.match(low, m.end()) and low[m.end()] not in "钱的":
                 continue  # 两块蛋糕 counts cakes
+            if self.tier_re is not None and self.tier_re.match(low, m.end()):
+                continue  # 59 元档 names a plan by its price
             value = self.num.value(num)
             if value is None:
                 continue
@@ -308,6 +338,9 @@ class ValueReader:
                 obj = self.noun_en[key(m.group("noun"))] if pl is None else singular(pl)
                 n = 2 if key(m.group("n")) in self.both else self.num.value(m.group("n"))
                 found.append((5, m.start(), m.end(), n, obj))
+        for m in self.party_after_re.finditer(low) if self.party_after_re is not None else ():
+            if (n := self.num.value(m.group("n"))) and n >= 2:  # "eight of us" ("one of us" is no party)
+                found.append((1, m.start(), m.end(), n, "person"))
         for rank, pattern in ((1, self.party_re), (5, self.party_time_re)):
             for m in pattern.finditer(low):  # a party: "table for two", "Nopa for 6 at 8 PM"
                 found.append((rank, m.start(), m.end(), self.num.value(m.group("n")), "person"))
