@@ -212,8 +212,9 @@ def test_a_day_and_a_clock_stored_in_two_fields_must_both_agree(tools):
         == [("dueDate", "mismatch")]
     assert verdicts(tools, "I'll remind you tomorrow at 9 AM", {"dueDate": "2026-11-26", "dueTime": "21:00"}, at=at, tz=tz) \
         == [("dueTime", "mismatch")]
+    # both agree: both fields are matched (another day or clock told beside it is about another thing)
     assert verdicts(tools, "I'll remind you tomorrow at 9 AM", {"dueDate": "2026-11-26", "dueTime": "09:00"}, at=at, tz=tz) \
-        == [("dueDate", "match")]
+        == [("dueDate", "match"), ("dueTime", "match")]
     assert verdicts(tools, "明天上午9点提醒你", {"date": "2026-11-27", "time": "09:00"}, at="2026-11-25T04:00:00+00:00",
                     tz="Asia/Shanghai") == [("date", "mismatch")]
 
@@ -221,10 +222,10 @@ def test_a_day_and_a_clock_stored_in_two_fields_must_both_agree(tools):
 def test_a_weekday_told_with_its_date_must_be_that_dates_weekday(tools):
     reader, cmp = tools
     stored = stored_values(json.dumps({"day": "2026-12-12", "time_slot": "20:00"}), None, None, None, cmp.patterns)
-    for parts, verdict in ((["You're set at Canlis on Friday", "December 12 at 8 PM."], "mismatch"),
-                           (["You're set at Canlis on Saturday", "December 12 at 8 PM."], "match")):
+    for parts, verdict in ((["You're set at Canlis on Friday", "December 12 at 8 PM."], ["mismatch"]),
+                           (["You're set at Canlis on Saturday", "December 12 at 8 PM."], ["match", "match"])):
         wants = [w for p in parts for w in reader.extract(p)]
-        assert [r[-1] for r in _compared(cmp, wants, stored, "2026-11-30T19:00:00+00:00", None, zone_known=False)] == [verdict]
+        assert [r[-1] for r in _compared(cmp, wants, stored, "2026-11-30T19:00:00+00:00", None, zone_known=False)] == verdict
     # 后天 with no zone to resolve it in: the date beside it says which day
     at = "2026-12-05T14:30:00+00:00"
     assert verdicts(tools, "好的，后天（12月7日，周一）早上7点的闹钟已定好。", {"date": "2026-12-08", "time": "07:00"}, at=at) \
@@ -279,3 +280,62 @@ def test_a_bare_amount_after_a_money_verb_and_a_stays_nights(tools):
     assert verdicts(tools, "转3号线到人民广场", {"amount": "3.00"}) == []
     assert verdicts(tools, "已预订亚朵高级大床房，共两晚。", {"checkin": "2026-12-12", "nights": 1}) == [("nights", "mismatch")]
     assert verdicts(tools, "已预订亚朵高级大床房，共两晚。", {"checkin": "2026-12-12", "nights": 2}) == [("nights", "match")]
+
+
+# ---- set C's mechanisms (written anew here): rough times, stored codes, shop colour names, grouped ids,
+# read-backs in prose, the turn's own offset, a day and a clock both agreeing
+def test_a_time_said_roughly_agrees_within_the_hour(tools):
+    assert verdicts(tools, "Book whatever is free around 7.", {"time_slot": "19:40"}) == [("time_slot", "match")]
+    assert verdicts(tools, "Book whatever is free around 7.", {"time_slot": "20:30"}) == [("time_slot", "mismatch")]
+    assert verdicts(tools, "Book whatever is free at 7.", {"time_slot": "19:40"}) == [("time_slot", "mismatch")]
+    assert verdicts(tools, "约在下午三点左右", {"slot": "15:30"}) == [("slot", "match")]
+    assert verdicts(tools, "约在下午三点", {"slot": "15:30"}) == [("slot", "mismatch")]
+
+
+def test_a_rail_class_stored_as_a_code(tools):
+    assert verdicts(tools, "已出票，一等座", {"trainNo": "G15", "seat_type": "SECOND"}) == [("seat_type", "mismatch")]
+    assert verdicts(tools, "已出票，一等座", {"trainNo": "G15", "seat_type": "FIRST"}) == [("seat_type", "match")]
+    # the same word in a field of another meaning names no seat
+    assert verdicts(tools, "已出票，一等座", {"trainNo": "G15", "purpose": "business"}) == []
+
+
+def test_a_shops_chinese_colour_name(tools):
+    assert verdicts(tools, "外套要燕麦灰，M 码", {"color": "薄荷绿"}) == [("color", "mismatch")]
+    assert verdicts(tools, "外套要燕麦灰，M 码", {"color": "烟灰色"}) == [("color", "match")]
+    assert verdicts(tools, "外套要燕麦灰", {"color": "卡其"}) == []
+
+
+def test_an_id_written_in_groups(tools):
+    assert verdicts(tools, "户号 5501 3390 217 的水费交一下", {"accountNo": "55013390271"}) == [("accountNo", "mismatch")]
+    assert verdicts(tools, "户号 5501 3390 217 的水费交一下", {"accountNo": "55013390217"}) == [("accountNo", "match")]
+
+
+def test_a_read_back_written_in_prose(tools):
+    args = {"title": "还信用卡", "remindAt": "2026-12-03T21:00:00+08:00"}
+    at = "2026-12-03T01:00:00+00:00"
+    assert verdicts(tools, "设好了，今晚 9 点提醒你还信用卡", args, error="回读校验失败：记录 remind_at=2026-12-03 09:00:00",
+                    at=at) == [("remind_at", "mismatch")]
+    assert verdicts(tools, "设好了，今晚 9 点提醒你还信用卡", args, error="回读校验失败：记录 remind_at=2026-12-03 21:00:00",
+                    at=at) == [("remind_at", "match")]
+    assert verdicts(tools, "You're in the yoga class at 6 PM today.", {"booking": "B7", "class_id": "y-1800"},
+                    error="read-back mismatch: booking B7 still shows class start 2026-12-02 17:00",
+                    at="2026-12-02T15:00:00+00:00") == [("class start", "mismatch")]
+
+
+def test_a_utc_value_is_read_in_the_offset_the_turns_other_steps_write(tools):
+    reader, cmp = tools
+    stored = stored_values(json.dumps({"note": "standup", "alert_at": "2026-12-03T16:50:00Z"}), None, None, None, [])
+    at = "2026-12-03T06:00:00+00:00"  # 22:00 the evening before, at -08:00
+    told = reader.extract("I'll nudge you at 8:50 AM tomorrow")
+    assert [r[-1] for r in _compared(cmp, told, stored, at, None, False, "-08:00")] == ["match"]
+    told = reader.extract("I'll nudge you at 8:20 AM tomorrow")
+    assert [r[-1] for r in _compared(cmp, told, stored, at, None, False, "-08:00")] == ["mismatch"]
+    assert _compared(cmp, told, stored, at, None, False, None) == []  # no offset anywhere: not judged
+
+
+def test_a_day_and_a_clock_that_agree_mark_both_fields(tools):
+    # one booking: the date field agreed with the first day told, so a second day in the clause is
+    # about another booking (the rule's SQL drops that mismatch)
+    got = verdicts(tools, "订好了：12月8日 14:00–15:00 一场，12月10日同一时段也订上了",
+                   {"date": "2026-12-08", "start": "14:00", "end": "15:00"}, at="2026-12-02T06:00:00+00:00")
+    assert ("date", "match") in got and ("start", "match") in got and ("date", "mismatch") in got

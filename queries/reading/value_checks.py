@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 
@@ -51,7 +51,8 @@ _COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons"
 # a confirmation code is the reservation's or booking's id
 _ID_KINDS = {**{k: {"confirmation", "reservation", "booking", "reference", "record", "locator"}
                 for k in ("confirmation", "reservation", "booking", "reference")},
-             "order": {"order", "reservation", "booking"}}  # 订单号 names a booking as often as an order
+             "order": {"order", "reservation", "booking"},  # 订单号 names a booking as often as an order
+             "user": {"user", "account", "member", "customer"}}  # 户号 is a utility's account number
 _ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
 # when the record was written, not a value of it
 _NUMERIC = re.compile(r"^\d{1,3}(?:\.\d)?$")
@@ -72,11 +73,21 @@ class Comparer:
                 for a in [member, member.replace("_", " "), *aliases]:
                     names.setdefault(_norm(a), member)
             self.enums[name] = names
+        # names a record stores for a member, never read in a reply (seatClass FIRST), in fields whose key
+        # has one of the enum's stored_fields words; and a Chinese name's last character (烟灰: grey)
+        self.stored_names = {name: ({_norm(a): m for m, aliases in spec.get("stored", {}).items() for a in aliases},
+                                    set(spec.get("stored_fields", [])))
+                             for name, spec in values.get("enums", {}).items() if spec.get("stored")}
+        self.zh_heads = {name: spec["zh_heads"] for name, spec in values.get("enums", {}).items()
+                         if spec.get("zh_heads")}
         self.groups = ObjectGroups(lex)
         # the stored fields of each end of a range or a stay (check_in, return_date, end.dateTime)
         spans = values.get("time", {}).get("spans", {})
         self.span_fields = {name: set(spec.get("fields", [])) for name, spec in spans.items()}
-        self.patterns = [re.compile(p) for p in lex.get("readback", {}).get("patterns", [])]
+        self.patterns = [re.compile(p) for p in [*lex.get("readback", {}).get("patterns", []),
+                                                 *values.get("readback", {}).get("patterns", [])]]
+        self.approx_minutes = values.get("time", {}).get("approx_minutes", 0)
+        self.halves: list[Stored] = []  # set by compare(): the other field of a day and a clock that agreed
 
     def compare(self, told: dict, stored: list[Stored], at: datetime | None, zone: str | None):
         """(field, stored value, source, written, verdict) for one told value, or None when no stored
@@ -91,8 +102,12 @@ class Comparer:
             # a time of one end of a range is compared with the fields of that end where the write
             # has any ("checking in Dec 17" with check_in, not check_out), never with the other end's
             ends = [(s, ok, self._span(s.field)) for s, ok in fits]
-            fits = [(s, ok) for s, ok, e in ends if e == told["span"]] or \
-                   [(s, ok) for s, ok, e in ends if e is None]
+            mine = [(s, ok) for s, ok, e in ends if e == told["span"]]
+            if mine and any(told.get(d) is not None for d in _DAY_FIELDS):
+                # a date field of neither end is the day of both ("date" beside "start" and "end")
+                mine += [(s, ok) for s, ok, e in ends
+                         if e is None and all(h < 0 for _, h, _, _ in as_wall_clocks(s.value, zone))]
+            fits = mine or [(s, ok) for s, ok, e in ends if e is None]
         if kind == "id" and fits and not any(ok for _, ok in fits):
             # the write holds the told id under another name (服务单号AS99812: service_id, not order_id)
             same = next((s for s in stored if isinstance(s.value, str) and (words(s.field) or [""])[-1] in _ID_WORDS
@@ -112,6 +127,7 @@ class Comparer:
         # the best evidence that has a field of this kind: a read-back, else the returned record, else args
         best = min(_TIERS[s.source] for s, _ in fits)
         fits = [(s, ok) for s, ok in fits if _TIERS[s.source] == best]
+        halves: list[Stored] = []  # the other half of a day and a clock that both agreed
         if kind == "time" and len(fits) > 1 and told.get("hour") is not None:
             # a day and a clock told, stored as a date field and a clock field (dueDate, dueTime): both halves
             # must agree, where no field holds both
@@ -125,6 +141,8 @@ class Comparer:
                 wrong = [half for half in (shapes["day"], shapes["clock"]) if not any(ok for _, ok in half)]
                 if wrong:
                     fits = wrong[0]
+                else:  # both fields agreed: another day or clock told in the clause is about another thing
+                    halves = [next(s for s, ok in half if ok) for half in (shapes["day"], shapes["clock"])]
         good = [s for s, ok in fits if ok]
         s = good[0] if good else next((s for s, _ in fits if s.source == "readback"), fits[0][0])
         if good and kind == "amount" and told.get("currency"):
@@ -132,7 +150,22 @@ class Comparer:
             cur = _currency_of(s, stored)
             if cur is not None and cur.value.upper() not in _currencies(told):
                 return cur.field, cur.value, cur.source, cur.written, "mismatch"
+        if good:
+            self.halves = [h for h in halves if h is not s]
         return s.field, s.value, s.source, s.written, "match" if good else "mismatch"
+
+    def _stored_member(self, enum: str, v: str, key: list[str]) -> str | None:
+        """The member a stored value names in a record's own words: a code the enum lists under
+        `stored` in a field of its kind (seatClass FIRST), or a Chinese name ending in a member's
+        character (烟灰 is grey, 雾霾蓝 blue)."""
+        codes, fields = self.stored_names.get(enum, ({}, set()))
+        if codes and fields & set(key) and (member := codes.get(_norm(v))) is not None:
+            return member
+        heads = self.zh_heads.get(enum)
+        name = v.strip().removesuffix("色")
+        if heads and 2 <= len(name) <= 5 and _CJK.fullmatch(name[-1]) and all(_CJK.match(ch) for ch in name):
+            return heads.get(name[-1])
+        return None
 
     def _span(self, field: str) -> str | None:
         """Which end a stored field is of, by its words and word pairs (check_in, checkIn, end.dateTime)."""
@@ -155,7 +188,8 @@ class Comparer:
         if kind == "time":
             if s.field.lower() in _RECORD_TIMES:
                 return None
-            return _time_agrees(told, as_wall_clocks(v, zone), at, loose_day=zone is None)
+            slack = self.approx_minutes if told.get("approx") else 0
+            return _time_agrees(told, as_wall_clocks(v, zone), at, loose_day=zone is None, slack=slack)
         if kind == "choice":
             if _norm(told.get("text") or "") in self.ambiguous.get(told.get("enum"), ()):
                 return None
@@ -169,6 +203,8 @@ class Comparer:
             if member is None and isinstance(v, str) and " " in _norm(v):
                 # a shop's colour name ends in the colour ("Stone Grey", "Midnight Navy")
                 member = names.get(_norm(v).rsplit(" ", 1)[1])
+            if member is None and isinstance(v, str):
+                member = self._stored_member(told.get("enum"), v, key)
             return None if member is None else member == told.get("value")
         if kind == "amount":
             minor = last in _MINOR_WORDS and any(w in _AMOUNT_WORDS for w in key[:-1])
@@ -244,12 +280,14 @@ def _norm(text) -> str:
     return re.sub(r"[\s_\-]+", " ", str(text)).strip().lower()
 
 
-def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool = False) -> bool | None:
+def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool = False,
+                 slack: int = 0) -> bool | None:
     """Whether a told time agrees with any reading of a stored one; None when they cannot be
     compared. A date-only field is compared on the day, a clock-only field ("09:00") on the
     clock. With loose_day (nobody named the user's zone), a relative day ("tomorrow", 下周一) is
     resolved from every local day the reply's UTC time can be on somewhere (UTC-12 to UTC+14):
-    the stored day must be one of those, not merely near one."""
+    the stored day must be one of those, not merely near one. A time told roughly ("around 7")
+    agrees with a stored clock within `slack` minutes of it."""
     hour, minute = told.get("hour"), told.get("minute") or 0
     judged, agree = False, False
     for date, h, m, tz in clocks:
@@ -265,6 +303,9 @@ def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool 
         ok = True
         if use_clock:
             ok = (h, m) == (hour, minute) or bool(told.get("ambiguous_12h") and (h % 12, m) == (hour % 12, minute))
+            if not ok and slack:
+                gap = abs((h * 60 + m) - (hour * 60 + minute))
+                ok = gap <= slack or bool(told.get("ambiguous_12h") and abs(gap - 720) <= slack)
         if ok and use_day:
             ok = any(_same_day(date, d) for d in days)
         if ok and use_day and told.get("date") and told.get("weekday") is not None and len(date) == 10:
@@ -274,6 +315,7 @@ def _time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool 
 
 
 # where the user may be when nobody said: the day a UTC instant falls on there
+_DAY_FIELDS = ("date", "day_offset", "weekday", "day_of_month")  # what a told time says of its day
 _PLAUSIBLE_OFFSETS = (timedelta(hours=-12), timedelta(0), timedelta(hours=14))
 
 
@@ -308,6 +350,17 @@ def _told_days(told: dict, at: datetime | None) -> list[str]:
     return []
 
 
+def _offset_of(text: str | None):
+    """'-08:00' (or '-0800') as a fixed zone; None for nothing."""
+    if not text:
+        return None
+    m = re.fullmatch(r"([+-])(\d{2}):?(\d{2})", text)
+    if m is None:
+        return None
+    delta = timedelta(hours=int(m.group(2)), minutes=int(m.group(3)))
+    return timezone(delta if m.group(1) == "+" else -delta)
+
+
 def _local(at: str | None, zone) -> datetime | None:
     if not at:
         return None
@@ -331,9 +384,11 @@ def _said(tz: str | None, tz_source: str | None) -> bool:
     return not (tz_source == "given" and (tz or "UTC") == "UTC")
 
 
-def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zone_known: bool = True) -> list[tuple]:
+def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zone_known: bool = True,
+              turn_offset: str | None = None) -> list[tuple]:
     out = []
-    hint = None if zone_known else local_offset(stored)  # where nobody named a zone, the write's own offset
+    # where nobody named a zone: the write's own offset, else the one its turn's other steps write in
+    hint = None if zone_known else (local_offset(stored) or _offset_of(turn_offset))
     when = _local(at, tz or "UTC") if hint is None else _local(at, hint)
     dates = {w["date"] for w in wants if w.get("type") == "time" and w.get("date")}
     loose = not zone_known and hint is None  # a relative day can fall on two days
@@ -353,8 +408,13 @@ def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zo
             # "Friday, December 12" cut at its comma: the weekday is the date's, and must be its weekday
             want = {**want, "weekday": prev["weekday"], "text": f"{prev.get('text')}, {want.get('text')}"}
         # a stored time with an offset is read in the user's zone; with no zone named, it is not judged
+        cmp.halves = []
         hit = cmp.compare(want, stored, when, (tz or "UTC") if zone_known else hint)
         if hit:
             field, value, source, written, verdict = hit
             out.append((vi, field, want["type"], want.get("text"), _text(written), _text(value), source, verdict))
+            # the date field a day-and-clock agreed with is matched too, so that a second day told in the
+            # clause ("12月8日 10:00 一场，12月10日同一时段也订上了", one booking) is about another thing
+            out += [(vi, h.field, want["type"], want.get("text"), _text(h.written), _text(h.value), h.source, "match")
+                    for h in cmp.halves]
     return out
