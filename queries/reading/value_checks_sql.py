@@ -8,12 +8,27 @@ Kept apart from the comparing Python: these statements run on DuckDB over the tu
 # compared once: templated assistants repeat the same reply over the same kind of write thousands of
 # times (a hash, not a rank: no sort of long texts). k hashes content only, never a run's row
 # numbers, so a later run finds the comparison kept (value_run.py).
+# The UTC offset the turn's own steps write local times in (a calendar read returning
+# 2026-11-05T10:00:00-08:00 beside a reminder stored in UTC): where nobody named the user's zone and
+# the write carries none, it says where the user is. Only one offset in the turn counts (a flight's
+# two ends in two zones say nothing).
+TURN_OFFSETS = """
+CREATE OR REPLACE TEMP TABLE _ta_turn_offset AS
+SELECT task_id, CASE WHEN count(DISTINCT off) = 1 THEN any_value(off) END AS off FROM (
+    SELECT s.task_id, unnest(regexp_extract_all(
+               coalesce(CAST(s.args AS VARCHAR), '') || ' ' || coalesce(CAST(s.result AS VARCHAR), ''),
+               '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?([+-]\\d{2}:?\\d{2})', 1)) AS off
+    FROM steps s WHERE s.task_id IN (SELECT task_id FROM $tasks))
+WHERE off NOT IN ('+00:00', '-00:00', '+0000', '-0000')
+GROUP BY task_id
+"""
 TOLD = """
 CREATE OR REPLACE TEMP TABLE _ta_told AS
 SELECT hash(ci.vals, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
-            strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k,
+            strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source, z.off) AS k,
        ca.reply_id, ca.task_id, ca.text_id, ca.clause_no, s.seq, s.tool,
-       CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.reply_time, f.tz, f.tz_source
+       CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.reply_time, f.tz, f.tz_source,
+       z.off AS turn_offset
 FROM claimed_actions ca
 JOIN claim_items ci ON ci.text_id = ca.text_id AND ci.clause_no = ca.clause_no
 JOIN claim_fits w ON w.reply_id = ca.reply_id AND w.clause_no = ca.clause_no AND w.outcome <> 'not_started'
@@ -21,15 +36,19 @@ JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
 LEFT JOIN tasks t ON t.task_id = ca.task_id
 LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_files GROUP BY path) f
        ON f.path = t.source_file
+LEFT JOIN _ta_turn_offset z ON z.task_id = ca.task_id
 WHERE ca.has_vals = 1 AND ca.own_window = 1
 """
+# the tasks whose told values are compared (for TURN_OFFSETS)
+TOLD_TASKS = "(SELECT DISTINCT task_id FROM claimed_actions WHERE has_vals = 1 AND own_window = 1)"
 # the texts of one example of each k not compared before (only the hash and ids are kept per row)
 TOLD_INPUTS = """
 SELECT o.k, ci.vals, strftime(o.reply_time, '%Y-%m-%dT%H:%M:%S+00:00'), CAST(s.args AS VARCHAR),
-       CAST(s.result AS VARCHAR), s.error, s.detail, o.tz, o.tz_source
+       CAST(s.result AS VARCHAR), s.error, s.detail, o.tz, o.tz_source, o.turn_offset
 FROM (SELECT k, arg_min(task_id, task_id) AS task_id, arg_min(seq, task_id) AS seq,
              arg_min(text_id, task_id) AS text_id, arg_min(clause_no, task_id) AS clause_no,
-             arg_min(reply_time, task_id) AS reply_time, any_value(tz) AS tz, any_value(tz_source) AS tz_source
+             arg_min(reply_time, task_id) AS reply_time, any_value(tz) AS tz, any_value(tz_source) AS tz_source,
+             any_value(turn_offset) AS turn_offset
       FROM _ta_told WHERE k NOT IN (SELECT k FROM _ta_known WHERE check_kind = 'told') GROUP BY k) o
 JOIN steps s ON s.task_id = o.task_id AND s.seq = o.seq
 JOIN claim_items ci ON ci.text_id = o.text_id AND ci.clause_no = o.clause_no
@@ -79,17 +98,25 @@ LEFT JOIN (SELECT DISTINCT reply_id, clause_no, seq, field FROM matched_fields) 
 
 
 # A request that names two values of a kind ("remind me at 9 tonight and at 10 tomorrow") asks for
-# two things: where the write holds one of them, the other is not a wrong value of this write.
+# two things: where the write holds one of them, the other is not a wrong value of this write. And a
+# request that asks two writes for two things ("book the checkup tomorrow morning and move the meeting
+# to 2 PM"): a value another write of the turn holds was asked of that write, not of this one.
 ASKED_VERDICTS = """
 WITH a AS (
-    SELECT o.task_id, o.seq, o.tool, x.* FROM _ta_results x JOIN _ta_asked o ON o.k = x.k
+    SELECT o.task_id, o.seq, o.tool, o.q, x.* FROM _ta_results x JOIN _ta_asked o ON o.k = x.k
     WHERE x.check_kind = 'asked' AND ($all_values OR x.k IN (
           SELECT k FROM _ta_results WHERE check_kind = 'asked' AND verdict = 'mismatch'))
 ),
-matched AS (SELECT DISTINCT task_id, seq, field, value_type FROM a WHERE verdict = 'match')
+matched AS (SELECT DISTINCT task_id, seq, field, value_type FROM a WHERE verdict = 'match'),
+elsewhere AS (
+    SELECT DISTINCT o.task_id, o.seq, o.q, x.vi FROM _ta_results x JOIN _ta_asked o ON o.k = x.k
+    WHERE x.check_kind = 'asked' AND x.verdict = 'match'
+      AND o.task_id IN (SELECT task_id FROM a WHERE verdict = 'mismatch')
+)
 SELECT a.* FROM a
 LEFT JOIN matched m ON m.task_id = a.task_id AND m.seq = a.seq AND m.field = a.field AND m.value_type = a.value_type
-WHERE a.verdict = 'match' OR m.task_id IS NULL
+WHERE a.verdict = 'match' OR (m.task_id IS NULL AND NOT EXISTS (
+    SELECT 1 FROM elsewhere e WHERE e.task_id = a.task_id AND e.q = a.q AND e.vi = a.vi AND e.seq <> a.seq))
 """
 
 # the user's request for each write: the last user message before it (by position where the
@@ -127,7 +154,7 @@ WITH req AS (
     LEFT JOIN tasks t ON t.task_id = w.task_id
     WHERE s.args IS NOT NULL
 )
-SELECT hash(r.asked, r.args, strftime(r.said_at, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k,
+SELECT hash(r.asked, r.args, strftime(r.said_at, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k, hash(r.asked) AS q,
        r.task_id, r.seq, r.tool, r.said_at, f.tz, f.tz_source
 FROM req r
 JOIN _ta_asks_with q ON q.asked = r.asked

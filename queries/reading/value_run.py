@@ -17,7 +17,8 @@ from .cache import has_table, reader_version
 from .rows import temp_table, temp_table_of
 from .value_checks import _ASKABLE, Comparer, _compared, _said
 from .stored_values import stored_values
-from .value_checks_sql import ASKED, ASKED_INPUTS, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_INPUTS, TOLD_VERDICTS
+from .value_checks_sql import (ASKED, ASKED_INPUTS, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_INPUTS, TOLD_TASKS,
+                               TOLD_VERDICTS, TURN_OFFSETS)
 
 RESULT_COLUMNS = [("check_kind", "VARCHAR"), ("k", "UBIGINT"), ("vi", "INTEGER"), ("field", "VARCHAR"),
                   ("value_type", "VARCHAR"), ("told", "VARCHAR"), ("written", "VARCHAR"), ("stored", "VARCHAR"),
@@ -63,11 +64,12 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     else:
         con.execute("CREATE OR REPLACE TEMP TABLE _ta_known (check_kind VARCHAR, k UBIGINT)")
     new: list[tuple] = []  # one per result; (kind, k, None, ...) for a comparison with none
+    con.execute(TURN_OFFSETS.replace("$tasks", TOLD_TASKS))
     con.execute(TOLD)
-    for k, vals, at, args, result, error, detail, tz, tz_source in con.execute(TOLD_INPUTS).fetchall():
+    for k, vals, at, args, result, error, detail, tz, tz_source, turn_offset in con.execute(TOLD_INPUTS).fetchall():
         cmp = comparer()
         stored = stored_values(args, result, error, detail, cmp.patterns)
-        rows = _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source))
+        rows = _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source), turn_offset)
         new += [("told", k, *r) for r in rows] or [("told", k) + (None,) * 8]
     _requests(con, version, cached and has_table(con, "request_cache"), plan.lexicon.value_reader)
     con.execute(ASKED)
