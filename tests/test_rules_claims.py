@@ -282,3 +282,24 @@ def test_repaying_and_what_a_thing_did_by_itself(classify, reply, claim):
 def test_an_admission_with_a_verb_the_lexicon_lacks(reply, admits, standing):
     reading = compile_lexicon(Config()).reader().read(reply)
     assert (reading.admits_failure, len(reading.standing)) == (admits, standing), [c.as_dict() for c in reading.clauses]
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # courtesy about the user's trouble is no failure of what the reply claims
+    ("I've added a $10 credit to your account for the trouble.", True),
+    ("Sorry about the trouble: your order is cancelled.", True),
+    # ... a problem with the work still is
+    ("I've booked it, but there was a problem with the payment.", False),
+    ("I ran into an issue saving the reminder.", False),
+])
+def test_courtesy_is_no_failure(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+def test_a_reminders_promise_that_goes_on_with_and_to_is_two_reminders():
+    reader = compile_lexicon(Config()).reader()
+    reading = reader.read("I'll remind you to stretch at 3 PM and to drink water at 4 PM.")
+    parts = reader.claimed_parts(reading.segments[reading.standing[0]])
+    assert [(p.action, p.object) for p in parts] == [("create", "reminder")] * 2
+    one = reader.read("I've set a reminder to stretch and drink water at 3 PM.")
+    assert len(reader.claimed_parts(one.segments[one.standing[0]])) == 1

@@ -40,6 +40,9 @@ _AUXILIARIES = frozenset("is are was were has have had 's 're".split())
 _ON_THERE = re.compile(r"\b(on|in)\s+there\b", re.I)
 # "I'll remind you to take your meds at 9, and to call the pharmacy at 10": the promise goes on
 _PROMISE_GOES_ON = re.compile(r"^\W*(?:and|or|also|plus|then)?\s*(?:also\s+|then\s+)?to\s+(?!be\b)[a-z]", re.I)
+# ... in the same clause: "I'll remind you to call the pharmacy Monday at 9 and to email your landlord
+# Tuesday at 9" promises two reminders
+_PROMISE_AND_TO = re.compile(r"\s+and\s+(?:also\s+)?(?=to\s+(?!be\b)[a-z])", re.I)
 # the things a headline lists ("Both are booked: Zuni on Friday and Flour + Water on Saturday")
 _LIST_SEP = re.compile(r"\s+(?:and|&|plus|as well as)\s+|[、；;]|(?<=[\u3400-\u9fff])(?:和|以及|及|还有)", re.I)
 KINDS = ("completion", "negated", "question", "conditional", "offer", "future", "pre_existing", "failure", "other")
@@ -261,6 +264,12 @@ class Reader:
         flight and added two bags" is two claims), each read on its own (action, object); a part
         that reads as no claim on its own keeps the whole clause's reading."""
         whole = self.read_clause(c)
+        if whole.action == "create" and whole.object == "reminder" and self._first("promise", c.text) is not None:
+            # a reminder's promise goes on with "and to …": one more reminder, whatever its verb says
+            texts = [t.strip() for t in _PROMISE_AND_TO.split(c.text) if t.strip()]
+            if len(texts) > 1:
+                kept = texts[1:] if skip_first else texts
+                return [ClauseReading(t, "completion", "create", "reminder") for t in kept]
         cuts = [m for m in self._coordination.finditer(c.text) if m.start() > 0]
         if not cuts:
             return [] if skip_first else [self._phrased(whole)]

@@ -101,10 +101,14 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                 action = c.action or (box and "create") or None
                 # "added your flight to your calendar": the write is the calendar's
                 group = (groups.of_word(box.group(0)) if box else None) or groups.of_word(c.object)
-                # a continuation's values ("…并为你重新下单，新订单号 #W2239115") follow the last part
+                # a continuation's values ("…并为你重新下单，新订单号 #W2239115") follow the last part; what
+                # an earlier part states is that part's ("remind you … Monday at 9 and to … Tuesday at 9")
                 mine = values.extract(c.text) if len(parts) > 1 else []
                 last = k == len(parts) - 1
-                vals = (mine + ([v for v in found if v not in mine] if last else [])) if len(parts) > 1 else found
+                if last and len(parts) > 1:
+                    earlier = [v for p in parts[:-1] for v in values.extract(p.text)]
+                    found_rest = [v for v in found if v not in mine and v not in earlier]
+                vals = (mine + (found_rest if last else [])) if len(parts) > 1 else found
                 if listed:
                     vals = values.extract(c.text)
                 vals = [{**v, "claim_action": action} for v in vals]  # "added 1 bag" is a delta, "now 2 bags" a total
