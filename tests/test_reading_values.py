@@ -35,9 +35,10 @@ def A(text, value, currency, role=None):
     return {"type": "amount", "text": text, "role": role, "value": value, "currency": currency}
 
 
-def N(text, value, obj, role=None, delta=False):
+def N(text, value, obj, role=None, delta=False, item=None):
     more = {"delta": True} if delta else {}  # said as more of a thing ("add two more people", 再加两个人)
-    return {"type": "count", "text": text, "role": role, "value": value, "object": obj, **more}
+    held = {"item": item} if item else {}  # what a count of containers holds ("2 cartons of oat milk")
+    return {"type": "count", "text": text, "role": role, "value": value, "object": obj, **held, **more}
 
 
 def I(text, kind=None, role=None):  # noqa: E743 - the id constructor
@@ -116,7 +117,7 @@ EN = [
     ("Booked for 2 adults and 1 child.", "count", [N("2 adults", 2, "adult"), N("1 child", 1, "child")]),
     ("Done, 4 people are on the reservation.", "count", [N("4 people", 4, "person")]),
     ("I've put 2 lattes in your cart.", "count", [N("2 lattes", 2, "latte")]),
-    ("Added 3 boxes of tissues to your order.", "count", [N("3 boxes", 3, "box", delta=True)]),
+    ("Added 3 boxes of tissues to your order.", "count", [N("3 boxes", 3, "box", delta=True, item="tissues")]),
     # more of a thing is a delta; a count with no adding word is not
     ("Add two more people to Saturday's table.", "count", [N("two more people", 2, "person", delta=True)]),
     ("add 2 extra bags", "count", [N("2 extra bags", 2, "bag", delta=True)]),
@@ -169,6 +170,9 @@ EN = [
      [N("for three", 3, "person"), T("this evening at 6:45", hour=18, minute=45, day_offset=0, part="evening")]),
     ("Your wake-up call is set for 6 tomorrow.", "count,time",
      [T("6 tomorrow", hour=6, minute=0, day_offset=1, ambiguous_12h=True)]),
+    # ---- what a count of containers holds
+    ("Ordered 2 bottles of olive oil and 3 lemons.", "count",
+     [N("2 bottles", 2, "bottle", item="olive oil"), N("3 lemons", 3, "lemon")]),
     # ---- a party said after the number
     ("Sure, the five of us will need high chairs.", "count", [N("five of us", 5, "person")]),
     ("One of us will pick it up.", "count", []),
@@ -388,6 +392,10 @@ ZH = [
     ("要一件燕麦灰的", "choice", [C("燕麦灰", "colour", "grey")]),
     ("奶粉和蓝牙耳机都下单了", "choice", []),
     ("我明白，已经记下了", "choice", []),
+    # ---- 先说东西、再说数量
+    ("已下单：燕麦奶 2 盒、全麦面包 1 袋。", "count", [N("2 盒", 2, "燕麦奶"), N("1 袋", 1, "全麦面包")]),
+    ("座位选好了，共 3 张。", "count", [N("3 张", 3, None)]),
+    ("鸡蛋 12 枚一盒", "count", []),
     # ---- 引用
     ("已添加待办「买牛奶」。", "quote", [Q("「买牛奶」")]),
     ("提醒内容为“交房租”，已保存。", "quote", [Q("“交房租”")]),

@@ -339,3 +339,39 @@ def test_a_day_and_a_clock_that_agree_mark_both_fields(tools):
     got = verdicts(tools, "订好了：12月8日 14:00–15:00 一场，12月10日同一时段也订上了",
                    {"date": "2026-12-08", "start": "14:00", "end": "15:00"}, at="2026-12-02T06:00:00+00:00")
     assert ("date", "match") in got and ("start", "match") in got and ("date", "mismatch") in got
+
+
+def test_a_day_and_a_clock_told_apart_are_one_time(tools):
+    at = "2026-12-03T20:00:00+00:00"
+    assert verdicts(tools, "You're on the 6:15 AM shuttle tomorrow.", {"departs": "2026-12-04 07:15"}, at=at) \
+        == [("departs", "mismatch")]
+    assert verdicts(tools, "You're on the 6:15 AM shuttle tomorrow.", {"departs": "2026-12-04 06:15"}, at=at) \
+        == [("departs", "match")]
+    # a request's day and clock may be a wish and a bound ("my train leaves at 9, remind me tomorrow"): kept apart
+    reader, cmp = tools
+    stored = stored_values(json.dumps({"time": "2026-12-04 08:30:00"}), None, None, None, [])
+    asked = reader.extract("明早提醒我取快递，我十点前都在开会")
+    assert [r[-1] for r in _compared(cmp, asked, stored, at, None, False, join_days=False)] == ["match", "mismatch"]
+
+
+def test_a_count_of_a_named_thing_against_its_line_item(tools):
+    args = {"cart": "C9", "items": [{"product": "Gala Apples", "qty": 4}, {"product": "Greek Yogurt 32oz", "qty": 1}]}
+    assert verdicts(tools, "Added 4 apples and 2 bottles of Greek yogurt.", args, {"items_count": 9}) \
+        == [("items.qty[Gala Apples]", "match"), ("items.qty[Greek Yogurt 32oz]", "mismatch")]
+    assert verdicts(tools, "Added 4 apples and 1 bottle of Greek yogurt.", args, {"items_count": 9}) \
+        == [("items.qty[Gala Apples]", "match"), ("items.qty[Greek Yogurt 32oz]", "match")]
+    # one thing in parts: an adult and a child ticket are the three tickets told
+    tickets = {"show": "S1", "tickets": [{"type": "adult ticket", "count": 2}, {"type": "child ticket", "count": 1}]}
+    assert verdicts(tools, "Booked 3 tickets for Saturday's show.", tickets)[0][1] == "match"
+    # a container names no line item: "2 boxes" is not the count of the item called "Gift box"
+    assert verdicts(tools, "Shipped 2 boxes.", {"items": [{"name": "Gift box", "qty": 1}], "box_count": 2}) \
+        == [("box_count", "match")]
+
+
+def test_a_chinese_count_named_before_it(tools):
+    items = {"items": [{"sku": "燕麦奶 1L", "qty": 1}, {"sku": "全麦面包 400g", "qty": 1}]}
+    assert verdicts(tools, "已下单：燕麦奶 2 盒、全麦面包 1 袋。", items) \
+        == [("items.qty[燕麦奶 1L]", "mismatch"), ("items.qty[全麦面包 400g]", "match")]
+    # a total of everything told is compared with a count field, never with one line item
+    assert verdicts(tools, "座位选好了，共 3 张。", {"showId": "S9", "ticketCount": 2}) == [("ticketCount", "mismatch")]
+    assert verdicts(tools, "座位选好了，共 3 张。", {"items": [{"sku": "成人票", "qty": 2}]}) == []

@@ -31,18 +31,27 @@ class Stored:
     source: str       # readback | result | args
     written: object = None  # the argument of the same key, where there is one
     named: bool = False     # a field of a nested returned record the call named by one of its ids
+    label: str | None = None  # for a member of a list of records: its words ("Oatly Oat Milk 64oz")
 
 
-def _flatten(node, prefix: str, out: dict[str, list]) -> None:
+def _flatten(node, prefix: str, out: dict[str, list], labels: dict[tuple[str, int], str] | None = None,
+             label: str | None = None) -> None:
+    """Dotted key -> values; where `labels` is given, (key, index) -> the words of the list member the
+    value is in (a line item's name beside its quantity)."""
     if isinstance(node, dict):
         for k, v in node.items():
-            _flatten(v, f"{prefix}.{k}" if prefix else str(k), out)
+            _flatten(v, f"{prefix}.{k}" if prefix else str(k), out, labels, label)
     elif isinstance(node, list):
         out.setdefault(prefix + "#len", []).append(len(node))  # "2 passengers": a list's length is a count
         for v in node:
-            _flatten(v, prefix, out)
+            words = label
+            if labels is not None and isinstance(v, dict):
+                words = " ".join(x for x in v.values() if isinstance(x, str) and not _NUMBER.match(x)) or label
+            _flatten(v, prefix, out, labels, words)
     elif node is not None and prefix:
         out.setdefault(prefix, []).append(node)
+        if label and labels is not None:
+            labels[(prefix, len(out[prefix]) - 1)] = label
 
 
 def _named_records(result, args) -> set[tuple[str, object]]:
@@ -112,9 +121,10 @@ def stored_values(args, result, error: str | None, detail: str | None,
     """Every stored value of one write step, the read-back first."""
     a: dict[str, list] = {}
     r: dict[str, list] = {}
+    labels: dict[str, dict] = {"a": {}, "r": {}}
     args_doc, result_doc = _load(args), _load(result)
-    _flatten(args_doc, "", a)
-    _flatten(result_doc, "", r)
+    _flatten(args_doc, "", a, labels["a"])
+    _flatten(result_doc, "", r, labels["r"])
     named = _named_records(result_doc, args_doc) if isinstance(result_doc, (dict, list)) else set()
     back = readbacks([error, detail], patterns)
     out: list[Stored] = []
@@ -124,13 +134,14 @@ def stored_values(args, result, error: str | None, detail: str | None,
     for key, values in r.items():
         if key in back:
             continue
-        for v in values:
-            out.append(Stored(key, v, "result", (a.get(key) or [None])[0], (key, v) in named))
+        for n, v in enumerate(values):
+            out.append(Stored(key, v, "result", (a.get(key) or [None])[0], (key, v) in named,
+                              labels["r"].get((key, n))))
     for key, values in a.items():
         if key in back or key in r:
             continue
-        for v in values:
-            out.append(Stored(key, v, "args", v))
+        for n, v in enumerate(values):
+            out.append(Stored(key, v, "args", v, label=labels["a"].get((key, n))))
     return out
 
 

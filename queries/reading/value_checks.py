@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 from .objects import ObjectGroups
 from .stored_values import Stored, as_wall_clocks, local_offset, stored_values
 from .tools import words
+from .values import singular
 
 DEPENDS = ("claimed_actions", "claim_fits", "write_steps")  # the turn-model tables it reads
 CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", "INTEGER"), ("seq", "INTEGER"),
@@ -56,6 +57,8 @@ _ID_KINDS = {**{k: {"confirmation", "reservation", "booking", "reference", "reco
 _ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
 # when the record was written, not a value of it
 _NUMERIC = re.compile(r"^\d{1,3}(?:\.\d)?$")
+_GENERIC_ITEMS = {"item", "product", "unit", "piece", "thing", "order", "pack", "package", "box", "bag", "carton",
+                  "bottle", "can", "jar", "pair", "set"}  # containers say nothing of what is in them
 _RECORD_TIMES = {"created_at", "updated_at", "modified_at", "inserted_at", "deleted_at", "create_time", "update_time",
                  "modify_time", "timestamp", "created", "updated", "modified", "last_modified", "ts"}
 
@@ -116,6 +119,14 @@ class Comparer:
                 return same.field, same.value, same.source, same.written, "match"
         if not fits:
             return None
+        if kind == "count" and (items := self._line_items(told, fits)):
+            # a count of a named thing against the list member that names it ("2 cartons of oat milk"
+            # against items[{product: "Oatly Oat Milk 64oz", qty: 1}]), not the order's total count
+            want, total = told.get("value") or 0, sum(s.value for s, _ in items)
+            ok = [s for s, agrees in items if agrees] or ([items[0][0]] if total == want else [])
+            s = ok[0] if ok else items[0][0]
+            # named by its member, so that another member's count told beside it is not "the same field"
+            return f"{s.field}[{s.label}]", s.value, s.source, s.written, "match" if ok else "mismatch"
         if kind == "amount":
             # a write holds several amounts (the amount moved, the new balance, a fee): a told amount is
             # about the one it equals, judged by that field's best evidence
@@ -166,6 +177,15 @@ class Comparer:
         if heads and 2 <= len(name) <= 5 and _CJK.fullmatch(name[-1]) and all(_CJK.match(ch) for ch in name):
             return heads.get(name[-1])
         return None
+
+    def _line_items(self, told: dict, fits: list) -> list:
+        """The fits in list members whose words name the counted thing (its "of" phrase, else its
+        noun; not a generic one: items, units); several that do are one thing in parts (an adult and
+        a child ticket: their sum is told)."""
+        said = _item_words(told.get("item") or told.get("object") or "") - _GENERIC_ITEMS
+        if not said:
+            return []
+        return [(s, ok) for s, ok in fits if s.label and isinstance(s.value, int) and said & _item_words(s.label)]
 
     def _span(self, field: str) -> str | None:
         """Which end a stored field is of, by its words and word pairs (check_in, checkIn, end.dateTime)."""
@@ -220,6 +240,8 @@ class Comparer:
         if kind == "count":
             if isinstance(v, bool) or not isinstance(v, int):
                 return None
+            if s.label and not told.get("object"):
+                return None  # a count of nothing named (共 3 件) says nothing of one line item
             if not (last in _COUNT_WORDS or "_".join(key) in _COUNT_WORDS or _names(told.get("object"), key, self.groups)):
                 return None
             # "added one bag" against total_baggages 2: a total may hold more than this call added; so may
@@ -237,6 +259,14 @@ class Comparer:
             a, b = _norm(told.get("value") or ""), _norm(v)
             return bool(a) and (a in b or b in a)
         return None
+
+
+def _item_words(text: str) -> set[str]:
+    """The words a thing is named by: English words of three letters or more, singular; in Chinese,
+    each two characters in a row (每日鲜语牛奶 and 每日鲜语 950ml share 每日, 鲜语)."""
+    low = text.lower()
+    cjk = "".join(ch if _CJK.match(ch) else " " for ch in low).split()
+    return {singular(w) for w in re.findall(r"[a-z]{3,}", low)} | {run[i:i + 2] for run in cjk for i in range(len(run) - 1)}
 
 
 def _currency_of(amount: Stored, stored: list[Stored]) -> Stored | None:
@@ -350,6 +380,25 @@ def _told_days(told: dict, at: datetime | None) -> list[str]:
     return []
 
 
+def _day_beside_clock(wants: list[dict]) -> tuple[list[dict], set[int]]:
+    """A day and a clock told apart ("the 7 AM spin class tomorrow", 8 点的会，明天) are one time where
+    they are the only times told: the clock takes the day, and the day is not compared alone (a day
+    agreeing with the stored date would hide a clock an hour off). Returns the values and the
+    indexes of the days taken."""
+    times = [(i, w) for i, w in enumerate(wants)
+             if w.get("type") == "time" and w.get("role") is None and not w.get("span")]
+    if len(times) != 2:
+        return wants, set()
+    clocks = [(i, w) for i, w in times if w.get("hour") is not None and not any(w.get(d) is not None for d in _DAY_FIELDS)]
+    days = [(i, w) for i, w in times if w.get("hour") is None and any(w.get(d) is not None for d in _DAY_FIELDS)]
+    if len(clocks) != 1 or len(days) != 1:
+        return wants, set()
+    (ci, clock), (di, day) = clocks[0], days[0]
+    joined = {**clock, **{k: day.get(k) for k in (*_DAY_FIELDS, "week_offset")},
+              "text": f"{clock.get('text')} … {day.get('text')}" if ci < di else f"{day.get('text')} … {clock.get('text')}"}
+    return [joined if i == ci else w for i, w in enumerate(wants)], {di}
+
+
 def _offset_of(text: str | None):
     """'-08:00' (or '-0800') as a fixed zone; None for nothing."""
     if not text:
@@ -385,15 +434,18 @@ def _said(tz: str | None, tz_source: str | None) -> bool:
 
 
 def _compared(cmp: Comparer, wants: list[dict], stored: list[Stored], at, tz, zone_known: bool = True,
-              turn_offset: str | None = None) -> list[tuple]:
+              turn_offset: str | None = None, join_days: bool = True) -> list[tuple]:
     out = []
     # where nobody named a zone: the write's own offset, else the one its turn's other steps write in
     hint = None if zone_known else (local_offset(stored) or _offset_of(turn_offset))
     when = _local(at, tz or "UTC") if hint is None else _local(at, hint)
     dates = {w["date"] for w in wants if w.get("type") == "time" and w.get("date")}
     loose = not zone_known and hint is None  # a relative day can fall on two days
+    # a reply's day and clock told apart are one time; a request's may be a wish and a bound
+    # (明早提醒我，我九点前起不来): not joined
+    wants, absorbed = _day_beside_clock(wants) if join_days else (wants, set())
     for vi, want in enumerate(wants):
-        if want.get("role") == "from":
+        if want.get("role") == "from" or vi in absorbed:
             continue
         if dates and want.get("type") == "time" and not want.get("date"):
             if want.get("hour") is None:

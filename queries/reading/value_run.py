@@ -76,7 +76,7 @@ def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     for k, asks, at, args, tz, tz_source in con.execute(ASKED_INPUTS).fetchall():
         # a list's length is no answer to a request: the user may have asked for it across several calls
         stored = [x for x in stored_values(args, None, None, None, []) if not x.field.endswith("#len")]
-        rows = _compared(comparer(), json.loads(asks), stored, at, tz, _said(tz, tz_source))
+        rows = _compared(comparer(), json.loads(asks), stored, at, tz, _said(tz, tz_source), join_days=False)
         new += [("asked", k, *r) for r in rows] or [("asked", k) + (None,) * 8]
     cols = list(zip(*new)) if new else [[] for _ in RESULT_COLUMNS]
     temp_table(con, "_ta_new_values", RESULT_COLUMNS, {n: list(c) for (n, _), c in zip(RESULT_COLUMNS, cols)})

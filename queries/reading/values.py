@@ -137,12 +137,19 @@ class ValueReader:
             rf"(?<![a-z0-9])(?P<n>\d{{1,2}}|{en_n})\s+(?:{alt(c['party_after_en'])})") if c.get("party_after_en") else None
         self.party_time_re = re.compile(  # "for 6 at 8 PM", "for 4 tonight", "for 2 on Friday"
             rf"(?<![a-z])for\s+{party_n}(?=\s+(?:at\s+\d|(?:(?:on|this|next)\s+)?{days}))")
+        # what a count of containers holds: "2 cartons of oat milk" counts oat milk (up to four words, to
+        # the next joiner or mark)
+        self.of_item_re = re.compile(r"\s+of\s+(?P<item>[a-z][a-z'-]*(?:\s+(?!(?:and|or|to|for|in|on|at|with|from)\b)"
+                                     r"[a-z][a-z'-]*){0,3})")
         self.label_count_re = re.compile(
             rf"(?<![A-Za-z])(?P<noun>{alt(forms)})\**\s*[:：]\s*\**\s*(?P<n>\d{{1,4}})(?![\d.,:/]|\s*[-–]\s*\d)")
         self.count_zh_re = re.compile(
             rf"(?<![第\d.．])(?P<n>\d{{1,4}}|{zh_n}{{1,4}})\s*"
             rf"(?P<clf>{alt(c['classifiers_zh'] + c['selfcounted_zh'], False)})")
         self.selfcounted = set(c["selfcounted_zh"])
+        self.ends_zh = re.compile(rf"\s*(?:{_EDGE}|$)")
+        self.total_zh_re = re.compile(rf"(?:{alt(c.get('total_zh', []), False)})\s*$")
+        self.before_zh_re = re.compile(rf"(?P<noun>[^{c['stop_zh']}\W\d_A-Za-z]{{2,8}})\s*$")
         self.people_zh = set(c.get("people_zh", []))
         self.spec_re = re.compile(rf"\s*\d+(?:\.\d+)?\s*(?:{alt(c.get('spec_units', []))})\s*(?:的\s*)?")
         self.noun_zh_re = re.compile(rf"(?!{alt(c['not_objects_zh'], False)})(?:(?!{_EDGE}).){{0,8}}?"
@@ -359,13 +366,21 @@ class ValueReader:
                 obj, end = n.group("noun"), n.end()
             elif m.group("clf") in self.people_zh:  # 15 位: people
                 obj, end = "人", m.end()
+            elif self.ends_zh.match(low, m.end()):
+                # the thing named before its count (每日鲜语牛奶 3 瓶，; 共 4 张。): that noun, or none
+                before = self.before_zh_re.search(low, max(0, start - 12), start)
+                if before is None and not self.total_zh_re.search(low, max(0, start - 4), start):
+                    continue  # 30 枚一盒: a measure of something else
+                obj, end = (before.group("noun") if before else None), m.end()
             else:
                 continue
             found.append((5, start, end, self.num.value(num), obj))
         for rank, start, end, value, obj in found:
             if value is not None:
-                out.append((rank, start, end, {"type": "count", "text": text[start:end], "role": None,
-                                               "value": int(value), "object": obj}))
+                count = {"type": "count", "text": text[start:end], "role": None, "value": int(value), "object": obj}
+                if (of := self.of_item_re.match(low, end)) is not None and not cjk:
+                    count["item"] = of.group("item")  # compared with a listed entry's name (value_checks)
+                out.append((rank, start, end, count))
 
     def _ids(self, low: str, text: str, out: list, context: bool) -> None:
         pattern = self.id_ctx_re if context else self.id_shape_re
