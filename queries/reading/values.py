@@ -133,6 +133,7 @@ class ValueReader:
             rf"(?<![a-z])(?:{alt(c.get('party_before_en', []))})\s+{party_n}")
         t = lex["time"]
         days = alt([*t["days"], *t["weekdays"]["en"], *(m for ms in t["months"] for m in ms)])
+        self.party_after = [key(w) for w in c.get("party_after_en", [])]  # a substring test before the pattern
         self.party_after_re = re.compile(  # "there'll be eight of us"
             rf"(?<![a-z0-9])(?P<n>\d{{1,2}}|{en_n})\s+(?:{alt(c['party_after_en'])})") if c.get("party_after_en") else None
         self.party_time_re = re.compile(  # "for 6 at 8 PM", "for 4 tonight", "for 2 on Friday"
@@ -254,7 +255,8 @@ class ValueReader:
             if (hit := self.choice[key(m.group(0))]) is not None:
                 kept.append((m.start(), m.end(), {"type": "choice", "text": text[m.start():m.end()], "role": None,
                                                   "enum": hit[0], "value": hit[1], "target": False}))
-        for m in self.head_re.finditer(low) if cjk and self.head_re is not None else ():
+        heads = cjk and self.head_re is not None and any(h in low for h in self.heads)  # a substring test first
+        for m in self.head_re.finditer(low) if heads else ():
             if not any(s < m.end() and m.start() < e for s, e, v in kept if v["type"] == "choice"):
                 enum, member = self.heads[m.group("h")]
                 kept.append((m.start(), m.end(), {"type": "choice", "text": text[m.start():m.end()], "role": None,
@@ -345,7 +347,7 @@ class ValueReader:
                 obj = self.noun_en[key(m.group("noun"))] if pl is None else singular(pl)
                 n = 2 if key(m.group("n")) in self.both else self.num.value(m.group("n"))
                 found.append((5, m.start(), m.end(), n, obj))
-        for m in self.party_after_re.finditer(low) if self.party_after_re is not None else ():
+        for m in self.party_after_re.finditer(low) if any(w in low for w in self.party_after) else ():
             if (n := self.num.value(m.group("n"))) and n >= 2:  # "eight of us" ("one of us" is no party)
                 found.append((1, m.start(), m.end(), n, "person"))
         for rank, pattern in ((1, self.party_re), (5, self.party_time_re)):
