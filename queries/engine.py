@@ -232,27 +232,36 @@ def _model_jobs(plan: Plan, failed: dict[str, str], scratch: Scratch) -> list[Jo
                 failed[m.table] = f"{m.path.name}: {exc}"
         return build
 
-    from .reading.value_checks import DEPENDS
-
     jobs = [Job("inputs", inputs, on_con=True)]
     jobs += [Job(m.table, model(m), set(m.dependencies) | {"inputs"}) for m in model_order(plan.models)]
-    jobs.append(Job("value_checks", lambda con: _create_value_checks(con, plan, failed),
-                    set(DEPENDS) | {"inputs"}, on_con=True))  # TEMP tables of value_run, on con
-    return jobs
+    return jobs + _value_jobs(plan, failed)
 
 
-def _create_value_checks(con: duckdb.DuckDBPyConnection, plan: Plan, failed: dict[str, str]) -> None:
-    """value_checks: Python over the turn model (claimed_actions, write_steps), once per run."""
-    from .reading.value_checks import DEPENDS
-    from .reading.value_run import create_checks
+def _value_jobs(plan: Plan, failed: dict[str, str]) -> list[Job]:
+    """value_checks (Python over the turn model, once per run) in three jobs: the asked half needs
+    write_steps only, so it runs beside the claim models; the told half follows claimed_actions.
+    All three keep TEMP tables of value_run on con. A failure of any is value_checks' failure."""
+    from .reading.value_run import ASKED_READS, TOLD_READS, ValueRun
 
-    broken = [t for t in DEPENDS if t in failed or not any(m.table == t for m in plan.models)]
-    try:
-        if broken:
-            raise ValueError(f"depends on {', '.join(sorted(broken))}, which failed or is not loaded")
-        create_checks(con, plan)
-    except (duckdb.Error, ValueError, KeyError) as exc:
-        failed["value_checks"] = f"value_checks: {exc}"
+    run = ValueRun(plan)
+    loaded = {m.table for m in plan.models}
+
+    def step(reads: tuple[str, ...], work: Callable[[duckdb.DuckDBPyConnection], Any]):
+        def go(con: duckdb.DuckDBPyConnection) -> None:
+            if "value_checks" in failed:
+                return
+            broken = [t for t in reads if t in failed or t not in loaded]
+            try:
+                if broken:
+                    raise ValueError(f"depends on {', '.join(sorted(broken))}, which failed or is not loaded")
+                work(con)
+            except (duckdb.Error, ValueError, KeyError) as exc:
+                failed["value_checks"] = f"value_checks: {exc}"
+        return go
+
+    return [Job("value_asked", step(ASKED_READS, run.asked), set(ASKED_READS) | {"inputs"}, on_con=True),
+            Job("value_told", step(TOLD_READS, run.told), set(TOLD_READS) | {"inputs"}, on_con=True),
+            Job("value_checks", step((), run.finish), {"value_asked", "value_told"}, on_con=True)]
 
 
 def run_rules(con: duckdb.DuckDBPyConnection, now: datetime | None = None, since: datetime | None = None,

@@ -29,7 +29,6 @@ from .stored_values import Stored, as_wall_clocks, local_offset, stored_values
 from .tools import words
 from .values import singular
 
-DEPENDS = ("claimed_actions", "claim_fits", "write_steps")  # the turn-model tables it reads
 CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", "INTEGER"), ("seq", "INTEGER"),
                  ("tool", "VARCHAR"),
                  ("check_kind", "VARCHAR"), ("field", "VARCHAR"), ("value_type", "VARCHAR"), ("told", "VARCHAR"),

@@ -48,63 +48,97 @@ def _requests(con: duckdb.DuckDBPyConnection, version: str, cached: bool, reader
         WHERE a.asks IS NOT NULL""", {"v": version} if cached else {})
 
 
+# the turn-model tables each half reads
+ASKED_READS = ("write_steps",)
+TOLD_READS = ("claimed_actions", "claim_fits")
+
+
+class ValueRun:
+    """One run's value checks in three steps on one connection: asked (each write against the
+    user's request; it needs write_steps only, so it runs while the claim models are still being
+    built), told (each claim's values against its writes, after claimed_actions), and finish (the
+    verdicts of both, as value_checks)."""
+
+    def __init__(self, plan) -> None:
+        self.plan = plan
+        self.version = reader_version(plan)
+        self.new: list[tuple] = []  # one per result; (kind, k, None, ...) for a comparison with none
+        self._cached: bool | None = None
+        self._comparer: Comparer | None = None
+
+    def _cache(self, con: duckdb.DuckDBPyConnection) -> bool:
+        if self._cached is None:
+            self._cached = has_table(con, "value_cache")
+            if self._cached:
+                con.execute("CREATE OR REPLACE TEMP TABLE _ta_known AS SELECT DISTINCT check_kind, k FROM value_cache "
+                            "WHERE reader = $v", {"v": self.version})
+            else:
+                con.execute("CREATE OR REPLACE TEMP TABLE _ta_known (check_kind VARCHAR, k UBIGINT)")
+        return self._cached
+
+    def comparer(self) -> Comparer:  # built only when something is new: its patterns cost to compile
+        if self._comparer is None:
+            self._comparer = Comparer(self.plan.lexicon.data)
+        return self._comparer
+
+    def told(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._cache(con)
+        con.execute(TURN_OFFSETS.replace("$tasks", TOLD_TASKS))
+        con.execute(TOLD)
+        for k, vals, at, args, result, error, detail, tz, tz_source, turn_offset in con.execute(TOLD_INPUTS).fetchall():
+            cmp = self.comparer()
+            stored = stored_values(args, result, error, detail, cmp.patterns)
+            rows = _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source), turn_offset)
+            self.new += [("told", k, *r) for r in rows] or [("told", k) + (None,) * 8]
+
+    def asked(self, con: duckdb.DuckDBPyConnection) -> None:
+        cached = self._cache(con)
+        _requests(con, self.version, cached and has_table(con, "request_cache"), self.plan.lexicon.value_reader)
+        con.execute(ASKED)
+        for k, asks, at, args, tz, tz_source in con.execute(ASKED_INPUTS).fetchall():
+            # a list's length is no answer to a request: the user may have asked for it across several calls
+            stored = [x for x in stored_values(args, None, None, None, []) if not x.field.endswith("#len")]
+            rows = _compared(self.comparer(), json.loads(asks), stored, at, tz, _said(tz, tz_source), join_days=False)
+            self.new += [("asked", k, *r) for r in rows] or [("asked", k) + (None,) * 8]
+
+    def finish(self, con: duckdb.DuckDBPyConnection) -> pa.Table:
+        """value_checks as a DuckDB temp table on `con`; returned for engines."""
+        cached = self._cache(con)
+        cols = list(zip(*self.new)) if self.new else [[] for _ in RESULT_COLUMNS]
+        temp_table(con, "_ta_new_values", RESULT_COLUMNS, {n: list(c) for (n, _), c in zip(RESULT_COLUMNS, cols)})
+        names = ", ".join(n for n, _ in RESULT_COLUMNS)
+        kept = ""
+        if cached:  # the kept results of this run's comparisons
+            kept = (f"UNION ALL SELECT {', '.join('v.' + n for n, _ in RESULT_COLUMNS)} FROM value_cache v "
+                    "JOIN (SELECT DISTINCT 'told' AS check_kind, k FROM _ta_told UNION "
+                    "      SELECT DISTINCT 'asked', k FROM _ta_asked) c ON c.check_kind = v.check_kind AND c.k = v.k "
+                    "WHERE v.reader = $v AND v.vi IS NOT NULL")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE _ta_results AS SELECT {names} FROM _ta_new_values "
+                    f"WHERE vi IS NOT NULL {kept}", {"v": self.version} if cached else {})
+        # a rules run keeps only what may be a finding (the replies and writes with a mismatch, all
+        # their values); a turn's report (plan.value_matches) keeps the values that agreed too
+        every = "TRUE" if getattr(self.plan, "value_matches", False) else "FALSE"
+        table = con.sql(f"""
+            {TOLD_VERDICTS}
+            UNION ALL
+            SELECT CAST(NULL AS VARCHAR), a.task_id, CAST(NULL AS INTEGER), a.seq, a.tool, a.check_kind, a.field,
+                   a.value_type, a.told, a.written, a.stored, a.stored_from, a.verdict
+            FROM ({ASKED_VERDICTS}) a""".replace("$all_values", every)).to_arrow_table()
+        temp_table_of(con, "value_checks", table)
+        return table
+
+
 def value_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
-    version = reader_version(plan)
-    cached = has_table(con, "value_cache")
-    made: dict = {}
-
-    def comparer() -> Comparer:  # built only when something is new: its patterns cost to compile
-        if "cmp" not in made:
-            made["cmp"] = Comparer(plan.lexicon.data)
-        return made["cmp"]
-
-    if cached:
-        con.execute("CREATE OR REPLACE TEMP TABLE _ta_known AS SELECT DISTINCT check_kind, k FROM value_cache "
-                    "WHERE reader = $v", {"v": version})
-    else:
-        con.execute("CREATE OR REPLACE TEMP TABLE _ta_known (check_kind VARCHAR, k UBIGINT)")
-    new: list[tuple] = []  # one per result; (kind, k, None, ...) for a comparison with none
-    con.execute(TURN_OFFSETS.replace("$tasks", TOLD_TASKS))
-    con.execute(TOLD)
-    for k, vals, at, args, result, error, detail, tz, tz_source, turn_offset in con.execute(TOLD_INPUTS).fetchall():
-        cmp = comparer()
-        stored = stored_values(args, result, error, detail, cmp.patterns)
-        rows = _compared(cmp, json.loads(vals), stored, at, tz, _said(tz, tz_source), turn_offset)
-        new += [("told", k, *r) for r in rows] or [("told", k) + (None,) * 8]
-    _requests(con, version, cached and has_table(con, "request_cache"), plan.lexicon.value_reader)
-    con.execute(ASKED)
-    for k, asks, at, args, tz, tz_source in con.execute(ASKED_INPUTS).fetchall():
-        # a list's length is no answer to a request: the user may have asked for it across several calls
-        stored = [x for x in stored_values(args, None, None, None, []) if not x.field.endswith("#len")]
-        rows = _compared(comparer(), json.loads(asks), stored, at, tz, _said(tz, tz_source), join_days=False)
-        new += [("asked", k, *r) for r in rows] or [("asked", k) + (None,) * 8]
-    cols = list(zip(*new)) if new else [[] for _ in RESULT_COLUMNS]
-    temp_table(con, "_ta_new_values", RESULT_COLUMNS, {n: list(c) for (n, _), c in zip(RESULT_COLUMNS, cols)})
-    names = ", ".join(n for n, _ in RESULT_COLUMNS)
-    kept = ""
-    if cached:  # the kept results of this run's comparisons
-        kept = (f"UNION ALL SELECT {', '.join('v.' + n for n, _ in RESULT_COLUMNS)} FROM value_cache v "
-                "JOIN (SELECT DISTINCT 'told' AS check_kind, k FROM _ta_told UNION "
-                "      SELECT DISTINCT 'asked', k FROM _ta_asked) c ON c.check_kind = v.check_kind AND c.k = v.k "
-                "WHERE v.reader = $v AND v.vi IS NOT NULL")
-    con.execute(f"CREATE OR REPLACE TEMP TABLE _ta_results AS SELECT {names} FROM _ta_new_values "
-                f"WHERE vi IS NOT NULL {kept}", {"v": version} if cached else {})
-    # a rules run keeps only what may be a finding (the replies and writes with a mismatch, all
-    # their values); a turn's report (plan.value_matches) keeps the values that agreed too
-    every = "TRUE" if getattr(plan, "value_matches", False) else "FALSE"
-    return con.sql(f"""
-        {TOLD_VERDICTS}
-        UNION ALL
-        SELECT CAST(NULL AS VARCHAR), a.task_id, CAST(NULL AS INTEGER), a.seq, a.tool, a.check_kind, a.field,
-               a.value_type, a.told, a.written, a.stored, a.stored_from, a.verdict
-        FROM ({ASKED_VERDICTS}) a""".replace("$all_values", every)).to_arrow_table()
+    """The three steps in one call (value_checks as a temp table on `con`, and returned)."""
+    run = ValueRun(plan)
+    run.told(con)
+    run.asked(con)
+    return run.finish(con)
 
 
 def create_checks(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     """value_checks as a DuckDB temp table on `con` (after the turn model); returned for engines."""
-    table = value_checks(con, plan)
-    temp_table_of(con, "value_checks", table)
-    return table
+    return value_checks(con, plan)
 
 
 def keep_values(con: duckdb.DuckDBPyConnection, version: str) -> None:
