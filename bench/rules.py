@@ -18,7 +18,8 @@ Per-rule seconds are those the last warm run stored in rule_runs. Target
 
 CPU time (the child process, all threads) is printed beside wall time because
 the machine may be shared: when other work competes for the cores, wall time
-grows while CPU time stays put.
+grows while CPU time stays put. --workers 1,2 times the warm run with each
+number of cursors (TRACE_AUDIT_RULE_WORKERS), interleaved.
 """
 
 from __future__ import annotations
@@ -56,7 +57,11 @@ def main(argv=None) -> int:
     p.add_argument("--db", help="existing warehouse to run on (default: generate one)")
     p.add_argument("--steps", type=int, default=1_000_000, help="approximate steps to generate (default 1M)")
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--workers", default="",
+                   help="comma-separated worker counts to compare on the warm runs, interleaved (e.g. 1,2; "
+                        "default: the run's own choice, one per core up to 4)")
     a = p.parse_args(argv)
+    workers = [int(w) for w in a.workers.split(",") if w.strip()] or [None]
     from trace_audit.queries.warehouse import db
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -68,21 +73,26 @@ def main(argv=None) -> int:
             counts = db.table_counts(con)
         finally:
             con.close()
-        cold, warm, per_rule, findings = [], [], [], 0
+        cold, per_rule, findings = [], [], 0
+        warm: dict = {w: [] for w in workers}
         for _ in range(a.repeat):
             first, again = os.path.join(tmp, "cold.duckdb"), os.path.join(tmp, "warm.duckdb")
             shutil.copy(path, first)
             _forget_kept(first)
             cold.append(_cli_run(first))
-            shutil.copy(first, again)
-            warm.append(_cli_run(again))
-            per_rule, findings = _last_run(again)
+            for w in workers:
+                shutil.copy(first, again)
+                warm[w].append(_cli_run(again, w))
+                per_rule, findings = _last_run(again)
     print(f"warehouse: {counts['tasks']:,} tasks, {counts['steps']:,} steps, {counts['messages']:,} messages, "
           f"{counts['audit_logs']:,} audit rows")
     print(f"{'rule':<24} {'findings':>9} {'seconds':>8}   (the last warm run, inside the run)")
     for r in per_rule:
         print(f"{r['id']:<24} {r['findings']:>9,} {r['seconds']:>8.3f}" + (f"  FAILED {r['error']}" if r['error'] else ""))
-    for label, runs in (("cold (nothing kept)", cold), ("warm (a re-run)", warm)):
+    labelled = [("cold (nothing kept)", cold)] + [
+        ("warm (a re-run)" + ("" if w is None else f", {w} worker{'s' if w > 1 else ''}"), runs)
+        for w, runs in warm.items()]
+    for label, runs in labelled:
         walls, cpus = sorted(w for w, _ in runs), sorted(c for _, c in runs)
         print(f"`trace-audit rules run`, {label}: wall best {walls[0]:.2f} s, median {walls[len(walls) // 2]:.2f} s; "
               f"CPU best {cpus[0]:.2f} s, median {cpus[len(cpus) // 2]:.2f} s over {len(runs)} runs on "
@@ -93,14 +103,18 @@ def main(argv=None) -> int:
 NOW = "2026-11-29T16:00:00Z"
 
 
-def _cli_run(path: str) -> tuple[float, float]:
-    """(wall, CPU) seconds of `trace-audit rules run` on `path`, in a process of its own."""
+def _cli_run(path: str, workers: int | None = None) -> tuple[float, float]:
+    """(wall, CPU) seconds of `trace-audit rules run` on `path`, in a process of its own
+    (with TRACE_AUDIT_RULE_WORKERS=workers when given)."""
     script = Path(sys.executable).with_name("trace-audit")
     cmd = [str(script)] if script.exists() else [sys.executable, "-c", "from trace_audit.cli.main import main; main()"]
     subprocess.run(["sync"], check=False)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run(cmd + ["rules", "run", "--db", path, "--now", NOW], check=True, stdout=subprocess.DEVNULL)
+    env = dict(os.environ)
+    if workers is not None:
+        env["TRACE_AUDIT_RULE_WORKERS"] = str(workers)
+    subprocess.run(cmd + ["rules", "run", "--db", path, "--now", NOW], check=True, stdout=subprocess.DEVNULL, env=env)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
