@@ -1,7 +1,7 @@
 """Time expressions: the part of value reading that knows clocks and calendars.
 
 TimeReader finds the time expressions of one clause (numbers are read by
-values.Numerals). One compiled pattern finds the parts: a date (2024-05-17, May 21, 2024,
+numerals.Numerals). One compiled pattern finds the parts: a date (2024-05-17, May 21, 2024,
 21 May, 11/17, 11月17日, 17号), a day word (tomorrow, 明早), a weekday (next
 Friday, 下周一), a day part (in the evening, 下午) and a clock (8:30 p.m., 8am,
 at 8, noon, 八点, 8点半, 七点一刻). Neighbouring parts with nothing but a joiner
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from .word_patterns import alt, first, key, lower
+
 _SHIFTS = {
     "none": lambda h: h,
     "am": lambda h: 0 if h == 12 else h,
@@ -30,50 +32,8 @@ _PUNCT = r"[.,;!?)\]。，！？；、]"
 _TIME_FIELDS = ("hour", "minute", "day_offset", "date", "day_of_month", "weekday", "week_offset", "part", "zone")
 
 
-def alt(words, bound: bool = True) -> str:
-    """A regex matching any of the literal words, longest first, built as a trie (one branch per
-    first character: fast in Python's engine); English words only as whole words when `bound`,
-    a space matching any run of spaces. Read case-blind: words are lower-cased."""
-    trie: dict = {}
-    for w in {" ".join(w.lower().split()) for w in words if w.strip()}:
-        node = trie
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = bound and w[-1].isascii() and w[-1].isalnum()
-    return _branches(trie, bound, True) if trie else "(?!)"
-
-
-def first(words) -> str:
-    """A lookahead for the first characters of words: a part of a long alternation fails fast."""
-    return "(?=[" + "".join(sorted({re.escape(w[0].lower()) for w in words if w})) + "])"
-
-
-def _branches(node: dict, bound: bool, top: bool = False) -> str:
-    out = []
-    for ch in sorted(c for c in node if c):
-        head = r"\s+" if ch == " " else re.escape(ch)
-        if top and bound and ch.isascii() and ch.isalnum():
-            head += r"(?<![A-Za-z].)" if ch.isalpha() else r"(?<![A-Za-z]\d)"
-        out.append(head + _branches(node[ch], bound))
-    if "" in node:  # a word ends here: tried after the longer words through this node
-        out.append(r"(?![A-Za-z])" if node[""] else "")
-    return out[0] if len(out) == 1 and "" not in node else "(?:" + "|".join(out) + ")"
-
-
-def lower(text: str) -> str:
-    """text in lower case, index for index (the patterns are compiled case-blind by lower-casing
-    their words and the text: Python's engine skips ahead much faster without re.I)."""
-    low = text.lower()
-    return low if len(low) == len(text) else "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-
-
-def key(word: str) -> str:
-    """How a matched word is looked up in a lexicon map: lower case, single spaces."""
-    return " ".join(word.lower().split())
-
-
 class TimeReader:
-    def __init__(self, lex: dict, numerals):  # values.Numerals
+    def __init__(self, lex: dict, numerals):  # numerals.Numerals
         t = lex["time"]
         self.num = numerals
         self.days = {key(k): v for k, v in t["days"].items()}
