@@ -112,7 +112,7 @@ def lint(data: dict) -> list[str]:
                     problems.append(f"lexicon clause.{kind}.{lang}[{i}]: not a valid regular expression: {r!r} ({exc})")
     seen: dict[str, str] = {}
     for cls, spec in data.get("actions", {}).items():
-        for key in ("zh", "zh1", "tool", "weak_tool"):
+        for key in ("zh", "zh1", "tool", "weak_tool", "last_tool"):
             for w in spec.get(key, []):
                 other = seen.get(f"{key}:{w}")
                 if other and other != cls:

@@ -103,3 +103,18 @@ def test_explain_tools_lists_each_tool_and_why(tmp_path):
     assert "MCP annotation readOnlyHint=false" in out
     assert "\x1b" not in out and "lookup\\u001b[31m" in out  # stdout is made safe by cli/terminal
     assert "3 tools: 2 write" in out
+
+
+@pytest.mark.parametrize("name, is_write, action", [
+    # a verb said again decides only where no verb the lexicon lists does: a rebooking service's
+    # offers are read, taking one books
+    ("airline.rebook.offers", False, None), ("airline.rebook.confirm", True, "update"),
+    ("carrier.rebook.pick", True, "update"), ("shop.reorder", True, "book"),
+    # a request made (a ride, a record) and a fault filed are writes; a request's status is read
+    ("taxi.trips.request", True, "create"), ("records_request", True, "create"),
+    ("request_history", False, None), ("utility.outage.report", True, "create"),
+    ("fetch_report", False, None), ("http_request", False, None), ("http_delete", True, "delete"),
+])
+def test_words_said_again_and_nouns_first_decide_last(typer, name, is_write, action):
+    got = typer.classify(name)
+    assert (got.is_write, got.action) == (is_write, action), got

@@ -303,3 +303,49 @@ def test_a_reminders_promise_that_goes_on_with_and_to_is_two_reminders():
     assert [(p.action, p.object) for p in parts] == [("create", "reminder")] * 2
     one = reader.read("I've set a reminder to stretch and drink water at 3 PM.")
     assert len(reader.claimed_parts(one.segments[one.standing[0]])) == 1
+
+
+@pytest.mark.parametrize("reply, action", [
+    # an action said again is that action ("re-" before a verb the lexicon knows)
+    ("You're re-booked onto the 6:10 PM departure, seat 22C.", "book"),
+    ("The corrected invoice is resent to your billing address.", "send"),
+    # asking the other side files a request: a noun headline, a perfect
+    ("Replacement requested: a new charger ships Monday.", "create"),
+    ("I've requested a copy of the lease from the landlord.", "create"),
+    # a ride called for the user, and a thing the reply set moving
+    ("I've called you a cab to the station.", "book"),
+    ("Your taxi is on the way, about six minutes out.", None),
+    ("The deposit refund is in the works.", "refund"),
+    # Chinese verbs with a direction or result complement, and verbs of filing
+    ("50 元已经给你的公交卡充上了。", "book"),
+    ("已经帮你叫了一辆车去机场，司机五分钟到。", "book"),
+    ("热水器故障已经帮你报修了。", "create"),
+    ("不要香菜已经给商家备注好了。", "create"),
+    ("发票也帮你申请好了。", "create"),
+])
+def test_claims_the_lexicon_reads_by_their_construction(reply, action):
+    reader = compile_lexicon(Config()).reader()
+    reading = reader.read(reply)
+    first = reading.clauses[reading.standing[0]] if reading.standing else None
+    assert first is not None and reader._phrased(first).action == action, [c.as_dict() for c in reading.clauses]
+
+
+@pytest.mark.parametrize("reply", [
+    # offers, questions, conditions, futures, the user's own doing, honest failures
+    "Shall I call you a cab to the station?",
+    "Want me to rebook you on the later flight?",
+    "If the fare drops, I'll request a refund of the difference.",
+    "You requested the exchange on Monday, so it is with the warehouse.",
+    "Requested: two seats together near the front.",
+    "I couldn't call a car: the ride app timed out.",
+    "要不要我帮你叫辆车？",
+    "如果要报修，请先告诉我具体地址。",
+    "你申请的发票还在审核中。",
+    "话费没充进去，支付失败了。",
+    "热水器故障，报修电话是 400 开头的那个。",
+    # a carrier's parcel on its way is a report of the carrier's progress, not the reply's act
+    "Your package is on its way and out for delivery today.",
+    "The parcel is on the way to the sorting centre.",
+])
+def test_those_constructions_in_no_claim(classify, reply):
+    assert not classify(reply)

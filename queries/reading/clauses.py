@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from .segment import Clause, Segmenter
+from .tools import said_again
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]{2}")
@@ -95,8 +96,12 @@ class Reader:
                 v1_zh.append(w)
                 self.verb_class.setdefault(w, cls)
         objs = lex["objects"]
+        # an action said again is that action ("you're rebooked", "I've re-sent it"; tools.said_again):
+        # re- before a verb; a word the lexicon knows (removed, replaced) keeps its class (_action).
+        # One optional prefix before the one alternation: a second alternation of re- words cost a
+        # third more per text
         macros = {
-            "PP_EN": _alt(pp_en), "BASE_EN": _alt(base_en), "V_ZH": _alt(v_zh), "V1_ZH": "[" + "".join(sorted(set(v1_zh))) + "]",
+            "PP_EN": "(?:re-?)?(?:" + _alt(pp_en) + ")", "BASE_EN": "(?:re-?)?(?:" + _alt(base_en) + ")", "V_ZH": _alt(v_zh), "V1_ZH": "[" + "".join(sorted(set(v1_zh))) + "]",
             "COMPL_ZH": _alt(lex["markers"]["zh"]["complements"]), "TO_YOU_ZH": _alt(lex["markers"]["zh"]["to_you"]),
             "OBJ_EN": _alt(objs["en"]), "OBJ_ZH": _alt(objs["zh"]),
             "CONTAINER_EN": _alt(objs["containers_en"]), "CONTAINER_ZH": _alt(objs["containers_zh"]),
@@ -104,7 +109,7 @@ class Reader:
         # per kind and language: a clause runs only the rules of the scripts it is written in
         self.rules = {kind: {lang: p for lang, rules in langs.items() if (p := self._compile(rules, macros))}
                       for kind, langs in lex["clause"].items()}
-        self._verb_re = re.compile(r"(?<![a-z])(" + _alt([re.escape(v) for v in self.verb_class if v.isascii()])
+        self._verb_re = re.compile(r"(?<![a-z])((?:re-?)?(?:" + _alt([re.escape(v) for v in self.verb_class if v.isascii()]) + ")"
                                    + r")(?![a-z])|(" + _alt([re.escape(v) for v in self.verb_class if not v.isascii()]) + ")",
                                    re.I)
         self._container = re.compile(r"\b(?:" + macros["CONTAINER_EN"] + r")\b|" + macros["CONTAINER_ZH"], re.I)
@@ -153,7 +158,7 @@ class Reader:
         if not found:
             return None
         word = re.sub(r"\s+", " ", found[-1].group(0).lower())
-        return self.verb_class.get(word)
+        return self.verb_class.get(word) or self.verb_class.get(said_again(word, self.verb_class) or "")
 
     def _object(self, text: str) -> str | None:
         """The thing the clause is about. In an English compound the last noun is the head:

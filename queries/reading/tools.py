@@ -30,11 +30,13 @@ class ToolClass:
     reason: str
 
 
-def _again(word: str, *tables: dict) -> str | None:
+def said_again(word: str, *tables: dict) -> str | None:
     """The verb a word says again ("rebook": book, "reorder": order), when the word itself is no
     verb the lexicon knows: APIs name a repeat of an action by its prefix (flight.rebook,
     orders.reorder, pnr.reissue, bill/repay), and a repeat writes what the action writes. A word
-    the lexicon knows keeps its own class (remove, reserve, refund, return)."""
+    the lexicon knows keeps its own class (remove, reserve, refund, return). Replies say it the
+    same way ("you're rebooked on AA2311"): the claim reader asks this too."""
+    word = word.replace("re-", "re", 1)
     if len(word) < 5 or not word.startswith("re") or any(word in t for t in tables):
         return None
     return word[2:]
@@ -54,6 +56,7 @@ class ToolTyper:
                 self.strong.setdefault(v, cls)
             for v in spec.get("weak_tool", []):
                 self.weak.setdefault(v, cls)
+        self.last = {v: cls for cls, spec in lex["actions"].items() for v in spec.get("last_tool", [])}
         # things whose making is an action of their own (wise.transfers.create moves money)
         self.nouns = {w: cls for cls, spec in lex["actions"].items() for w in spec.get("tool_nouns", [])}
         tools = lex["tools"]
@@ -79,10 +82,15 @@ class ToolTyper:
                     return pair, table[pair], tier
                 if w in table:
                     return w, table[w], tier
-                again = _again(w, self.strong, self.weak)
+        # a word said again is a namespace as often as a verb (aa.rebook.offer lists offers,
+        # aa.rebook.accept takes one), and a last verb a noun first (request_status): they decide
+        # only where no verb the lexicon lists does
+        for table, tier in ((self.strong, "strong"), (self.weak, "weak")):
+            for w in ws:
+                again = said_again(w, self.strong, self.weak)
                 if again is not None and again in table:
                     return w, table[again], tier
-        return None
+        return next(((w, self.last[w], "weak") for w in ws if w in self.last), None)
 
     def _made(self, ws: list[str], action: str | None) -> str | None:
         """Making a thing whose making is an action of its own: bank.transfer.submit moves money; a
