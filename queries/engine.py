@@ -234,10 +234,10 @@ def _model_jobs(plan: Plan, failed: dict[str, str], scratch: Scratch) -> list[Jo
 
     jobs = [Job("inputs", inputs, on_con=True)]
     jobs += [Job(m.table, model(m), set(m.dependencies) | {"inputs"}) for m in model_order(plan.models)]
-    return jobs + _value_jobs(plan, failed)
+    return jobs + _value_jobs(plan, failed, scratch)
 
 
-def _value_jobs(plan: Plan, failed: dict[str, str]) -> list[Job]:
+def _value_jobs(plan: Plan, failed: dict[str, str], scratch: Scratch) -> list[Job]:
     """value_checks (Python over the turn model, once per run) in three jobs: the asked half needs
     write_steps only, so it runs beside the claim models; the told half follows claimed_actions.
     All three keep TEMP tables of value_run on con. A failure of any is value_checks' failure."""
@@ -259,9 +259,15 @@ def _value_jobs(plan: Plan, failed: dict[str, str]) -> list[Job]:
                 failed["value_checks"] = f"value_checks: {exc}"
         return go
 
+    def finish(con: duckdb.DuckDBPyConnection) -> None:
+        run.finish(con)
+        if scratch.catalog is not None:  # where the rules that read it can run on any cursor
+            con.execute(scratch.create("value_checks", "AS SELECT * FROM temp.main.value_checks"))
+            con.execute("DROP TABLE temp.main.value_checks")
+
     return [Job("value_asked", step(ASKED_READS, run.asked), set(ASKED_READS) | {"inputs"}, on_con=True),
             Job("value_told", step(TOLD_READS, run.told), set(TOLD_READS) | {"inputs"}, on_con=True),
-            Job("value_checks", step((), run.finish), {"value_asked", "value_told"}, on_con=True)]
+            Job("value_checks", step((), finish), {"value_asked", "value_told"}, on_con=True)]
 
 
 def run_rules(con: duckdb.DuckDBPyConnection, now: datetime | None = None, since: datetime | None = None,
@@ -340,7 +346,7 @@ def _execute_plan(con, plan, since, until, started, t0, store, prepared) -> RunR
         deps = set(models) if rule.kind == "python" else \
             set(rule.dependencies) | {"inputs"} | ({"value_checks"} if reads_values else set())
         jobs.append(Job(f"rule {rule.id}", _rule_job(rule, out, plan, failed, scratch, i), deps,
-                        on_con=rule.kind == "python" or reads_values, cost=last.get(rule.id, 0.0)))
+                        on_con=rule.kind == "python", cost=last.get(rule.id, 0.0)))
     run_jobs(con, jobs, scratch)
     stage = scratch.qualified("_ta_stage")
     wparams = {"since": since, "until": until}

@@ -30,8 +30,9 @@
 -- """
 -- message = "reply claims completion but the turn is {kind}: {reply}"
 WITH claims AS (
-    SELECT task_id, conversation_id, user_id, reply_id, reply_text, reply_time, link, reply_index, prev_reply_index,
-           admits_failure
+    -- only what the judgement needs: the reply's text and who said it are joined to the findings
+    -- at the end (a fifth of the claims), not carried through every join
+    SELECT task_id, reply_id, reply_index, prev_reply_index, admits_failure
     FROM reply_claims WHERE is_claim = TRUE
 ),
 per_task AS (
@@ -82,7 +83,7 @@ per_claim AS (
     GROUP BY a.reply_id
 ),
 counted AS (
-    SELECT c.task_id, c.conversation_id, c.user_id, c.reply_id, c.reply_text, c.reply_time, c.link,
+    SELECT c.task_id, c.reply_id,
            c.reply_index, c.prev_reply_index, c.admits_failure,
            coalesce(p.good, 0) AS good, coalesce(p.open_bad, 0) AS open_bad, coalesce(p.executed, 0) AS executed,
            coalesce(p.not_created, 0) AS not_created, coalesce(p.unverified, 0) AS unverified
@@ -90,7 +91,7 @@ counted AS (
     LEFT JOIN per_task p ON p.task_id = c.task_id
     WHERE c.reply_index IS NULL
     UNION ALL
-    SELECT c.task_id, c.conversation_id, c.user_id, c.reply_id, c.reply_text, c.reply_time, c.link,
+    SELECT c.task_id, c.reply_id,
            c.reply_index, c.prev_reply_index, c.admits_failure,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_good ELSE coalesce(p.good, 0) END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_open_bad ELSE 0 END,
@@ -103,7 +104,7 @@ counted AS (
     WHERE c.reply_index IS NOT NULL
 ),
 claimed AS (
-    SELECT k.task_id, k.conversation_id, k.user_id, k.reply_id, k.reply_text, k.reply_time, k.link,
+    SELECT k.task_id, k.reply_id,
            k.reply_index, k.prev_reply_index, k.admits_failure, k.good, k.open_bad, k.executed, k.not_created,
            k.unverified,
            coalesce(pc.backed_claims, 0) AS backed_claims, coalesce(pc.unbacked_claims, 0) AS unbacked_claims,
@@ -126,9 +127,10 @@ judged AS (
            END AS kind
     FROM claimed k
 )
-SELECT task_id, conversation_id, user_id, reply_time AS event_time,
-       kind, reply_text AS reply, reply_id AS message_id, link, good AS good_writes, open_bad AS open_bad_writes,
-       reply_index, prev_reply_index AS since_index,
-       unbacked_claim, unbacked_action, unbacked_object
-FROM judged
-WHERE kind <> 'ok'
+SELECT j.task_id, r.conversation_id, r.user_id, r.reply_time AS event_time,
+       j.kind, r.reply_text AS reply, j.reply_id AS message_id, r.link, j.good AS good_writes,
+       j.open_bad AS open_bad_writes, j.reply_index, j.prev_reply_index AS since_index,
+       j.unbacked_claim, j.unbacked_action, j.unbacked_object
+FROM judged j
+JOIN reply_claims r ON r.reply_id = j.reply_id AND r.task_id IS NOT DISTINCT FROM j.task_id AND r.is_claim
+WHERE j.kind <> 'ok'
