@@ -22,11 +22,13 @@ from typing import Callable
 
 import duckdb
 
+from .reading.tables import INPUTS
+
 SCRATCH = "_ta_run"
 
 # Tables a run leaves on its connection under these names; a TEMP table of the same name, left by
 # an earlier run on that connection in one worker, would hide the run's own (TEMP comes first).
-RUN_TABLES = ("argument_bounds", "reply_readings", "claim_items", "tool_classes", "tool_objects", "_ta_stage")
+RUN_TABLES = ("argument_bounds", *INPUTS, "_ta_stage")
 
 
 def default_workers() -> int:
