@@ -3,6 +3,7 @@
 
     python bench/claims_eval.py                 # per-category table, totals, every miss
     python bench/claims_eval.py --json          # the same figures as JSON (the test reads score())
+    python bench/claims_eval.py PATH.jsonl      # another set in the same format (a hold-out)
 
 The set is ingested into a temporary DuckDB file by the real loader and the real
 rule runs on it; each turn's label (metadata.label on its task record) says
@@ -94,9 +95,10 @@ def _fmt(x: float | None) -> str:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("path", nargs="?", type=Path, default=SET, help="the set's JSONL (default: %(default)s)")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
-    s = score()
+    s = score(a.path)
     if a.json:
         print(json.dumps(s, ensure_ascii=False, indent=1))
         return 0

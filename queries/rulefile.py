@@ -27,6 +27,7 @@ and line.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import tomllib
@@ -183,9 +184,15 @@ def load_rule_file(path: Path) -> Rule:
 
 def _reads_table(sql: str, table: str) -> int | None:
     """First line (1-based) where `sql` names `table` outside comments and strings, else None."""
-    clean = strip_sql_noise(sql)
+    clean = _without_noise(sql)
     m = re.search(rf"(?<![$\w]){re.escape(table)}\b", clean)
     return None if m is None else clean.count("\n", 0, m.start()) + 1
+
+
+@functools.lru_cache(maxsize=256)
+def _without_noise(sql: str) -> str:
+    # every rule's SQL is checked against every model table: strip it once, not once per table
+    return strip_sql_noise(sql)
 
 
 def check_dependencies(rules: list[Rule]) -> None:
