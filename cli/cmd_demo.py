@@ -23,7 +23,7 @@ def register(sub) -> None:
                        description="Build a fresh database from the bundled sample month (a reminder assistant, "
                                    "2026-W45..W48), run every rule, and serve the dashboard. Works from any folder; "
                                    "the database goes to ~/.cache/trace-audit/demo.duckdb unless --db is given.")
-    add_db_option(p)
+    add_db_option(p, "~/.cache/trace-audit/demo.duckdb, under $XDG_CACHE_HOME when set")
     p.add_argument("--port", type=port, default=8501, help="dashboard port (default 8501)")
     p.add_argument("--no-serve", action="store_true", help="build the database and print stats, do not serve")
     p.set_defaults(run=run)

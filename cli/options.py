@@ -7,9 +7,11 @@ import argparse
 from ..queries.warehouse.db import default_db_path
 
 
-def add_db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, metavar="PATH",
-                        help=f"warehouse file (default: $TRACE_AUDIT_DB or ./trace_audit.duckdb; now {default_db_path()})")
+def add_db_option(parser: argparse.ArgumentParser, default_help: str | None = None) -> None:
+    """--db; `default_help` says where the file goes without it, for a command whose default is not the
+    shared one (demo keeps its own database, never the user's warehouse)."""
+    default_help = default_help or f"$TRACE_AUDIT_DB or ./trace_audit.duckdb; now {default_db_path()}"
+    parser.add_argument("--db", default=None, metavar="PATH", help=f"warehouse file (default: {default_help})")
 
 
 def zone(name: str) -> str:

@@ -145,3 +145,12 @@ def test_demo_without_serving_prints_the_counts(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "findings" in out and "otel_spans" in out
     assert int(next(line.split()[1] for line in out.splitlines() if line.startswith("tasks")).replace(",", "")) > 1000
+
+
+def test_demo_help_names_where_demo_keeps_its_database(capsys):
+    # demo never writes the shared default warehouse: its help must say where its file goes
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "default: ~/.cache/trace-audit/demo.duckdb" in text
+    assert "./trace_audit.duckdb" not in text
