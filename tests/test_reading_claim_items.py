@@ -62,3 +62,19 @@ def test_a_send_of_money_is_backed_by_a_transfer_and_a_message_is_not(plan, text
     rows = read_texts([text], plan)["claim_items"].to_pylist()
     assert rows and all(r["action"] == "send" for r in rows), rows
     assert all((",transfer," in r["backs"]) is backs_transfer for r in rows), rows
+
+
+@pytest.mark.parametrize("text, clause, group", [
+    # money given back is a refund (only a refund, a cancel or a call carrying the payment causes one)
+    ("Your tier is now Silver, and I've credited the $6 difference to your Amex.",
+     "and I've credited the $6 difference to your Amex", "refund"),
+    ("宽带已降速，多收的 30 元已退回你的银行卡。", "多收的 30 元已退回你的银行卡", "refund"),
+    # a payment changed is its method: no money moved
+    ("I've changed the payment on the order to PayPal.", "I've changed the payment on the order to PayPal",
+     "payment_method"),
+    # money taken is still a payment
+    ("The $9 rush fee was charged to your Visa.", "The $9 rush fee was charged to your Visa", "payment"),
+])
+def test_money_given_back_or_a_method_changed(plan, text, clause, group):
+    got = [i for i in _items(plan, text) if i["clause"] == clause]
+    assert got and got[0]["object"] == group, _items(plan, text)

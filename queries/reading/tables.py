@@ -115,8 +115,13 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                 if group is None and (_CHARGED.search(c.text) or (
                         _MONEY_MOVES.search(c.text) and any(v.get("type") == "amount" for v in vals))):
                     # "the $8 difference has been refunded", "the extra one was charged to your gift card":
-                    # money that moved with a write
-                    group = "payment"
+                    # money that moved with a write; money given back is a refund, which only a refund,
+                    # a cancel or a call carrying the payment can cause ("refunded the $8 difference"
+                    # beside a plan change that moved no money)
+                    group = "refund" if action == "refund" else "payment"
+                if group == "payment" and action == "update":
+                    # "switched the payment to your Visa": the method changed, no money moved
+                    group = "payment_method"
                 follows_from = group in follows
                 backed = next((b for cls, words, b in messages if cls == action and words.search(c.text)),
                               backs.get(action))
