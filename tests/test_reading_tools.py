@@ -41,6 +41,9 @@ def typer():
     # a send for later makes the job that will send (a reminder, a scheduled email): a create
     ("alerts.notify.schedule", "create"), ("sms.send_later", "create"), ("mail/send_scheduled", "create"),
     ("notify_user", "send"), ("gmail.drafts.send", "send"),
+    # a parcel sent elsewhere, a cart checked out, a change set committed, a device switched
+    ("shipments.divert", "update"), ("express.reroute", "update"), ("basket.checkout", "book"),
+    ("vcs.commit", "create"), ("plug.off", "update"), ("hallway.lights.on", "update"), ("siren.arm", "update"),
 ])
 def test_write_tools_in_every_naming_style(typer, name, action):
     c = typer.classify(name)
@@ -53,7 +56,9 @@ def test_write_tools_in_every_naming_style(typer, name, action):
                                   "delivery_status", "stripe.transfers.list", "get_transfer_status",
                                   "transfer_to_agent", "handoff_to_agent", "maps.reverse_geocode",
                                   # re- before a read, or before no verb at all, is no write
-                                  "reports.review", "config/reload", "session.refresh", "request_status"])
+                                  "reports.review", "config/reload", "session.refresh", "request_status",
+                                  # a device's state read, a redirect's address, commits listed
+                                  "plug.on.status", "get_redirect_url", "list_commits"])
 def test_read_and_unknown_tools_are_not_writes(typer, name):
     assert not typer.classify(name).is_write
 

@@ -349,3 +349,30 @@ def test_claims_the_lexicon_reads_by_their_construction(reply, action):
 ])
 def test_those_constructions_in_no_claim(classify, reply):
     assert not classify(reply)
+
+
+@pytest.mark.parametrize("reply, action", [
+    # a parcel sent somewhere else: its delivery changed
+    ("I redirected the courier to the back gate.", "update"),
+    ("The parcel was rerouted to your office.", "update"),
+    ("包裹已经改寄到学校门口的快递柜了。", "update"),
+    ("已帮你把快递改派到公司。", "update"),
+    ("已经结账了，共 86 元。", "book"),
+])
+def test_a_parcel_sent_elsewhere_and_a_checkout(reply, action):
+    reader = compile_lexicon(Config()).reader()
+    reading = reader.read(reply)
+    first = reading.clauses[reading.standing[0]] if reading.standing else None
+    assert first is not None and first.action == action, [c.as_dict() for c in reading.clauses]
+
+
+@pytest.mark.parametrize("reply", [
+    "Want me to redirect it to your office instead?",
+    "If the carrier allows it, I'll reroute the box to your office.",
+    "The parcel was already rerouted by the sender last week.",
+    "我没法把快递改派到别的地址，快递员正在派送途中。",
+    "要不要帮你转寄到公司？",
+    "还没结账，购物车里还有 3 件商品。",
+])
+def test_a_parcel_sent_elsewhere_in_no_claim(classify, reply):
+    assert not classify(reply)
