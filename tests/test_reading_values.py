@@ -31,8 +31,9 @@ def T(text, role=None, **fields):
     return {"type": "time", "text": text, "role": role, **NO_TIME, **fields}
 
 
-def A(text, value, currency, role=None):
-    return {"type": "amount", "text": text, "role": role, "value": value, "currency": currency}
+def A(text, value, currency, role=None, moved=False):
+    more = {"moved": True} if moved else {}  # money said to move in its clause ("has been refunded")
+    return {"type": "amount", "text": text, "role": role, "value": value, "currency": currency, **more}
 
 
 def N(text, value, obj, role=None, delta=False, item=None):
@@ -101,15 +102,15 @@ EN = [
     ("Good morning, your order has shipped.", "time", []),
     ("You get 2 free checked bags at Gold status.", "time", []),
     # ---- amounts
-    ("You've been charged $1,234.50.", "amount", [A("$1,234.50", 1234.5, "USD")]),
-    ("A refund of USD 20 has been issued.", "amount", [A("USD 20", 20.0, "USD")]),
+    ("You've been charged $1,234.50.", "amount", [A("$1,234.50", 1234.5, "USD", moved=True)]),
+    ("A refund of USD 20 has been issued.", "amount", [A("USD 20", 20.0, "USD", moved=True)]),
     ("The upgrade cost 49.99 dollars.", "amount", [A("49.99 dollars", 49.99, "USD")]),
     ("I've applied a €15 credit to your account.", "amount", [A("€15", 15.0, "EUR")]),
     ("Total: £8.50", "amount", [A("£8.50", 8.5, "GBP")]),
     ("The difference of $2,544 will be refunded to your gift card.", "amount,choice",
-     [A("$2,544", 2544.0, "USD"), C("gift card", "payment", "gift_card")]),
+     [A("$2,544", 2544.0, "USD", moved=True), C("gift card", "payment", "gift_card")]),
     ("Your flight is at 8:30 and the fee is waived.", "amount", []),
-    ("Your refund of $24 will arrive in 3-5 days.", "amount,time,count", [A("$24", 24.0, "USD")]),
+    ("Your refund of $24 will arrive in 3-5 days.", "amount,time,count", [A("$24", 24.0, "USD", moved=True)]),
     ("Room 1204 is booked for 2 nights.", "amount,id,time,count", []),
     # ---- counts
     ("I've added three checked bags to your reservation.", "count", [N("three checked bags", 3, "bag", delta=True)]),
@@ -291,16 +292,16 @@ ZH = [
     ("24小时内可免费取消", "time", []),
     # ---- 金额
     ("已支付300元。", "amount", [A("300元", 300.0, "CNY")]),
-    ("押金¥300已经退回", "amount", [A("¥300", 300.0, "CNY")]),
-    ("退款三百元已原路返回。", "amount", [A("三百元", 300.0, "CNY")]),
+    ("押金¥300已经退回", "amount", [A("¥300", 300.0, "CNY", moved=True)]),
+    ("退款三百元已原路返回。", "amount", [A("三百元", 300.0, "CNY", moved=True)]),
     ("订单金额¥1,299.00，已付款。", "amount", [A("¥1,299.00", 1299.0, "CNY")]),
     ("已为您充值1.5万元。", "amount", [A("1.5万元", 15000.0, "CNY")]),
     ("这件外套打折后只要99块。", "amount", [A("99块", 99.0, "CNY")]),
     ("已兑换50美元。", "amount", [A("50美元", 50.0, "USD")]),
-    ("人民币200元已退回您的账户", "amount", [A("人民币200元", 200.0, "CNY")]),
+    ("人民币200元已退回您的账户", "amount", [A("人民币200元", 200.0, "CNY", moved=True)]),
     ("已从经济舱升到商务舱，差价300元", "amount,choice",
      [C("经济舱", "cabin", "economy", role="from"), C("商务舱", "cabin", "business", role="to"), A("300元", 300.0, "CNY")]),
-    ("退款一千二百五十元已到账", "amount", [A("一千二百五十元", 1250.0, "CNY")]),
+    ("退款一千二百五十元已到账", "amount", [A("一千二百五十元", 1250.0, "CNY", moved=True)]),
     ("已为你把闹钟改到8点", "amount", []),
     # ---- 数量
     ("已为您预订两张票。", "count", [N("两张票", 2, "票")]),
@@ -453,3 +454,17 @@ def test_any_text_reads_without_error(text):
 @functools.cache
 def _reader() -> ValueReader:  # hypothesis runs the test many times: one reader for all
     return ValueReader(tomllib.loads(LEXICON.read_text("utf-8")))
+
+
+@pytest.mark.parametrize("text, moved", [
+    ("A refund of $61.50 is on its way to your Visa", True),
+    ("改签费 54 元已从尾号 0917 的卡扣除", True),
+    ("The $9 fee was charged to your card", True),
+    # a price, a balance, a total told: no money said to move
+    ("The 13-inch model is priced at $1,299", False),
+    ("订单总价 238 元", False),
+    ("Your balance is now $42.10", False),
+])
+def test_money_said_to_move(reader, text, moved):
+    amounts = [v for v in reader.extract(text) if v["type"] == "amount"]
+    assert amounts and all(bool(v.get("moved")) == moved for v in amounts), amounts

@@ -375,3 +375,35 @@ def test_a_chinese_count_named_before_it(tools):
     # a total of everything told is compared with a count field, never with one line item
     assert verdicts(tools, "座位选好了，共 3 张。", {"showId": "S9", "ticketCount": 2}) == [("ticketCount", "mismatch")]
     assert verdicts(tools, "座位选好了，共 3 张。", {"items": [{"sku": "成人票", "qty": 2}]}) == []
+
+
+# ---- the money a write moved, in a record it returned (refund.amount, payment_history[].amount)
+def test_money_the_write_moved_in_its_returned_record(tools):
+    args = {"order_id": "#K1102", "reason": "duplicate"}
+    back = {"order_id": "#K1102", "status": "cancelled", "refund": {"amount": 61.5, "method": "gift_card_01"}}
+    assert verdicts(tools, "A refund of $16.50 is on its way", args, back) == [("refund.amount", "mismatch")]
+    assert verdicts(tools, "A refund of $61.50 is on its way", args, back) == [("refund.amount", "match")]
+    # a list of payments: the one the told amount equals (this write's charge beside the original fare)
+    hist = {"booking": "QX71", "payment_history": [{"payment_id": "pp_1", "amount": 312}, {"payment_id": "pp_1", "amount": 45}]}
+    assert verdicts(tools, "扣了 54 元手续费", {"booking": "QX71", "payment_id": "pp_1"}, hist) == \
+        [("payment_history.amount", "mismatch")]
+    assert verdicts(tools, "扣了 45 元手续费", {"booking": "QX71", "payment_id": "pp_1"}, hist) == \
+        [("payment_history.amount", "match")]
+
+
+def test_nested_amounts_of_other_things_stay_unjudged(tools):
+    # a returned order's line prices describe what it holds, not money this write moved
+    back = {"order_id": "#K1102", "items": [{"name": "Desk lamp", "price": 39.0}], "shipping": {"fee": 5.0}}
+    assert verdicts(tools, "Your $29 lamp is on order", {"sku": "LMP-2"}, back) == []
+
+
+def test_money_records_only_where_money_is_said_to_move_and_the_write_added_it(tools):
+    back = {"order_id": "#K1102", "refund": {"amount": 61.5}}
+    # a price told is no money moved
+    assert verdicts(tools, "Your lamp, priced at $16.50, is swapped", {"order_id": "#K1102"}, back) == []
+    # a history of one payment is what was there before this write (a return refunds later)
+    once = {"order_id": "#K1102", "payment_history": [{"type": "payment", "amount": 230.0}]}
+    assert verdicts(tools, "Return filed; $88.40 will be refunded to your card", {"order_id": "#K1102"}, once) == []
+    # money given back stored negative is the same amount
+    twice = {"booking": "QX71", "payment_history": [{"amount": 312}, {"amount": -312}]}
+    assert verdicts(tools, "已取消，312 元会原路退回", {"booking": "QX71"}, twice) == [("payment_history.amount", "match")]

@@ -32,6 +32,7 @@ class Stored:
     written: object = None  # the argument of the same key, where there is one
     named: bool = False     # a field of a nested returned record the call named by one of its ids
     label: str | None = None  # for a member of a list of records: its words ("Oatly Oat Milk 64oz")
+    latest: bool = False    # a returned leaf in no list, or in the last of two records or more (what was added)
 
 
 def _flatten(node, prefix: str, out: dict[str, list], labels: dict[tuple[str, int], str] | None = None,
@@ -95,6 +96,22 @@ def _named_records(result, args) -> set[tuple[str, object]]:
     return found
 
 
+def _latest(node, prefix: str = "", out: set | None = None) -> set[tuple[str, object]]:
+    """(dotted key, value) of a returned record's leaves that are in no list, or in the last member
+    of a list of two or more: a payment_history's latest entry is the one this write appended; a
+    list of one holds what was there before it (an order's original payment)."""
+    out = set() if out is None else out
+    if isinstance(node, dict):
+        for k, v in node.items():
+            _latest(v, f"{prefix}.{k}" if prefix else str(k), out)
+    elif isinstance(node, list):
+        if len(node) >= 2:
+            _latest(node[-1], prefix, out)
+    elif node is not None and prefix:
+        out.add((prefix, node))
+    return out
+
+
 def _load(doc) -> object:
     if isinstance(doc, str):
         try:
@@ -126,6 +143,7 @@ def stored_values(args, result, error: str | None, detail: str | None,
     _flatten(args_doc, "", a, labels["a"])
     _flatten(result_doc, "", r, labels["r"])
     named = _named_records(result_doc, args_doc) if isinstance(result_doc, (dict, list)) else set()
+    latest = _latest(result_doc) if isinstance(result_doc, dict) else set()
     back = readbacks([error, detail], patterns)
     out: list[Stored] = []
     for key, got in back.items():
@@ -136,7 +154,7 @@ def stored_values(args, result, error: str | None, detail: str | None,
             continue
         for n, v in enumerate(values):
             out.append(Stored(key, v, "result", (a.get(key) or [None])[0], (key, v) in named,
-                              labels["r"].get((key, n))))
+                              labels["r"].get((key, n)), (key, v) in latest))
     for key, values in a.items():
         if key in back or key in r:
             continue

@@ -35,6 +35,8 @@ CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", 
                  ("written", "VARCHAR"), ("stored", "VARCHAR"), ("stored_from", "VARCHAR"), ("verdict", "VARCHAR")]
 # A field is of a kind by the last word of its key: `total_price` is an amount, `total_baggages` is not.
 _AMOUNT_WORDS = {"amount", "price", "total", "cost", "paid", "fee", "charge", "refund", "balance", "sum"}
+# a nested returned record of money the write moved (refund.amount, payment_history[].amount)
+_MONEY_RECORDS = {"refund", "payment", "charge", "transaction", "debit", "credit"}
 _TEXT_WORDS = {"content", "title", "name", "text", "note", "summary", "subject", "message", "description", "body",
                "label", "memo"}
 # a field of minor units (amount_cents, paid_fen, balance_pence): 23760 there is 237.60
@@ -131,8 +133,9 @@ class Comparer:
             # about the one it equals, judged by that field's best evidence
             best_of: dict[str, tuple] = {}
             for s, ok in fits:
-                if s.field not in best_of or _TIERS[s.source] < _TIERS[best_of[s.field][0].source]:
-                    best_of[s.field] = (s, ok)
+                if s.field not in best_of or _TIERS[s.source] < _TIERS[best_of[s.field][0].source] or (
+                        ok and not best_of[s.field][1] and s.source == best_of[s.field][0].source):
+                    best_of[s.field] = (s, ok)  # (a list's members share a field: the one it equals)
             fits = [f for f in best_of.values() if f[1]] or fits
         # the best evidence that has a field of this kind: a read-back, else the returned record, else args
         best = min(_TIERS[s.source] for s, _ in fits)
@@ -196,13 +199,16 @@ class Comparer:
     def _fits(self, kind, told, s: Stored, at, zone) -> bool | None:
         """None: the stored field is not of the told value's kind; else whether they agree."""
         v = s.value
-        if "." in s.field and s.source == "result" and s.written is None and not (
-                s.named and kind in ("choice", "count")):
-            # a returned record's nested fields describe everything it holds (its items, flights),
-            # except at a path the call wrote itself (start.dateTime written and returned), and the
-            # options and quantity of the item the call named by its id (the size exchanged to)
-            return None
         key = words(s.field.replace("#len", ""))
+        if "." in s.field and s.source == "result" and s.written is None and not (
+                s.named and kind in ("choice", "count")) and not (
+                kind == "amount" and told.get("moved") and s.latest and {singular(w) for w in key[:-1]} & _MONEY_RECORDS):
+            # a returned record's nested fields describe everything it holds (its items, flights),
+            # except at a path the call wrote itself (start.dateTime written and returned), the
+            # options and quantity of the item the call named by its id (the size exchanged to), and
+            # the money the write moved (refund.amount, payment_history[].amount), against money told
+            # to have moved ("the $50 fee was charged", not "priced at $2,621.77")
+            return None
         last = (key or [""])[-1]
         if kind == "time":
             if s.field.lower() in _RECORD_TIMES:
@@ -232,6 +238,7 @@ class Comparer:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (minor or last in _AMOUNT_WORDS):
                 return None
             want = float(told.get("value") or 0)
+            v = abs(v)  # money given back is often stored negative (payment_history: -512 refunded)
             if minor:
                 return abs(float(v) - want * 100) < 0.5
             # an integer of minor units (Stripe's 1500 for $15.00) states the same amount

@@ -65,6 +65,7 @@ class ValueReader:
         self.bare_re = re.compile("(?:" + "|".join(map(re.escape, bare)) + r")\s*(?P<n>\d+(?:\.\d+)?)(?=\s*(?:[，。,;；！!？?\n]|$))") \
             if bare else None
         self.tier_re = re.compile(rf"\s*(?:{alt(a['tier_after'], False)})") if a.get("tier_after") else None
+        self.moved_re = re.compile(alt(a["moved"])) if a.get("moved") else None
         self.multiplier = {key(k): v for k, v in a["multipliers"].items()}
         self.classifier_like = set(a["classifier_like"])
         self.amount_re = re.compile(
@@ -243,6 +244,10 @@ class ValueReader:
                     or self.approx_after.match(low, end)):
                 value["approx"] = True  # "around 7": a stored 7:45 is what was asked
         _choice_changes([v for _s, _e, v in kept if v["type"] == "choice"])
+        if self.moved_re is not None and any(v["type"] == "amount" for _s, _e, v in kept) and self.moved_re.search(low):
+            for _s, _e, v in kept:
+                if v["type"] == "amount":
+                    v["moved"] = True  # money said to move here, not a price told
         self._gone_and_more(low, kept)
         return [v for _s, _e, v in kept]
 
