@@ -468,3 +468,32 @@ def _reader() -> ValueReader:  # hypothesis runs the test many times: one reader
 def test_money_said_to_move(reader, text, moved):
     amounts = [v for v in reader.extract(text) if v["type"] == "amount"]
     assert amounts and all(bool(v.get("moved")) == moved for v in amounts), amounts
+
+
+@pytest.mark.parametrize("text, want", [
+    # a weekday's day of the month, one time with it
+    ("can we do Thursday the 10th at noon", {"weekday": 3, "day_of_month": 10, "hour": 12}),
+    ("Monday, the 14th works for me", {"weekday": 0, "day_of_month": 14}),
+])
+def test_weekday_the_nth(reader, text, want):
+    (t,) = [v for v in reader.extract(text) if v["type"] == "time"]
+    assert {k: t[k] for k in want} == want, t
+
+
+@pytest.mark.parametrize("text", ["take the 3rd exit after Tuesday the bridge", "on Monday the office is closed at 5"])
+def test_the_nth_alone_is_no_day(reader, text):
+    assert all(v.get("day_of_month") is None for v in reader.extract(text) if v["type"] == "time")
+
+
+def test_a_stay_named_by_its_night_is_its_start(reader):
+    (t,) = [v for v in reader.extract("a room by the lake for the night of March 4") if v["type"] == "time"]
+    assert t["date"] == "03-04" and t["span"] == "start"
+
+
+@pytest.mark.parametrize("text, amounts", [
+    ("学费转 800 给王老师", [800.0]),   # a bare amount before whom it goes to
+    ("转 2 次给他", []),                 # a count of times is no amount
+    ("转 2 到 3 天到账", []),            # nor a range of days
+])
+def test_bare_amount_before_its_payee(reader, text, amounts):
+    assert [v["value"] for v in reader.extract(text) if v["type"] == "amount"] == amounts

@@ -72,6 +72,9 @@ class TimeReader:
         preps = t["bare_hour_after"] + t["weak_hour_after"]
         dom_first = "".join(sorted({re.escape(w[0].lower()) for w in gr["day_of_month_before"]}))
         not_num = r"(?<![A-Za-z0-9_$€£¥￥.:/#])"
+        after_wd = "(?:" + "|".join(rf"(?<={re.escape(w)}{sep}{re.escape(x)} )" for w in sorted(self.weekdays_en)
+                                    for x in gr.get("day_of_month_after_weekday", []) for sep in (" ", ", ")) + ")" \
+            if gr.get("day_of_month_after_weekday") else "(?!)"
         parts = [  # each begins with a lookahead for its first character: a part that cannot start fails fast
             rf"(?P<iso>(?=\d)(?<![\d/.-])(?P<iso_y>{d4})[-/.](?P<iso_m>{d2})[-/.](?P<iso_d>{d2})(?![\d/-]))",
             rf"(?P<zhd>(?={num_first})(?:(?P<zhd_y>{d4}|{zh_n}{{4}})\s*{alt(gr['zh_year'])}\s*)?(?P<zhd_m>{zh_d})\s*"
@@ -97,7 +100,9 @@ class TimeReader:
             # 17号 (not 3号线), 17日, "on the 21st"
             rf"(?P<dom>(?=[\d{zh_small[1:-1]}{dom_first}])(?<![\d第.])(?P<dom_d>{zh_d})\s*{alt(gr['zh_day_alone'])}"
             rf"(?!{alt(t['zh_day_not_before'])})|{alt(gr['day_of_month_before'])}\s+(?P<dom_e>{d2}){nth}(?![A-Za-z])"
-            rf"|(?<![\d第.])(?P<dom_a>{d2}){alt(gr['zh_day_alone_arabic'])})",
+            rf"|(?<![\d第.])(?P<dom_a>{d2}){alt(gr['zh_day_alone_arabic'])}"
+            # "Tuesday the 8th": a weekday's day of the month (joined to the weekday as one time)
+            rf"|{after_wd}(?P<dom_w>{d2}){nth}(?![A-Za-z]))",
             rf"(?P<day>{first(self.days)}{alt(self.days)})",
             rf"(?P<wd>{wd_first}(?:(?P<wd_wz>{alt(self.week_zh, False)})?(?P<wd_p>{alt(wd['zh_prefixes'], False)})"
             rf"(?P<wd_z>[{''.join(self.weekdays_zh)}]))"
@@ -155,7 +160,7 @@ class TimeReader:
             date = f"{y:04d}-{mo:02d}-{d:02d}" if y else f"{mo:02d}-{d:02d}"
             return m.start(), m.end(), {"date": date}
         if kind == "dom":
-            d = self.num.value(g("dom_d") or g("dom_e") or g("dom_a"))
+            d = self.num.value(g("dom_d") or g("dom_e") or g("dom_a") or g("dom_w"))
             start = m.start("dom_e") if g("dom_e") else m.start()
             return (start, m.end(), {"day_of_month": d}) if d and 1 <= d <= 31 else None
         if kind == "day":

@@ -62,8 +62,9 @@ class ValueReader:
         self.prefix = {key(w): currency for currency, words in a["prefixes"].items() for w in words}
         self.suffix = {key(w): currency for currency, words in a["suffixes"].items() for w in words}
         bare = sorted(a.get("bare_after", []), key=len, reverse=True)
-        self.bare_re = re.compile("(?:" + "|".join(map(re.escape, bare)) + r")\s*(?P<n>\d+(?:\.\d+)?)(?=\s*(?:[，。,;；！!？?\n]|$))") \
-            if bare else None
+        ends = "".join("|" + re.escape(w) for w in a.get("bare_before", []))  # 转 500 给房东: to whom
+        self.bare_re = re.compile("(?:" + "|".join(map(re.escape, bare)) + r")\s*(?P<n>\d+(?:\.\d+)?)"
+                                  rf"(?=\s*(?:[，。,;；！!？?\n]|${ends}))") if bare else None
         self.tier_re = re.compile(rf"\s*(?:{alt(a['tier_after'], False)})") if a.get("tier_after") else None
         self.moved_re = re.compile(alt(a["moved"])) if a.get("moved") else None
         self.multiplier = {key(k): v for k, v in a["multipliers"].items()}
