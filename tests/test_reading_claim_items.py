@@ -78,3 +78,12 @@ def test_a_send_of_money_is_backed_by_a_transfer_and_a_message_is_not(plan, text
 def test_money_given_back_or_a_method_changed(plan, text, clause, group):
     got = [i for i in _items(plan, text) if i["clause"] == clause]
     assert got and got[0]["object"] == group, _items(plan, text)
+
+
+
+@pytest.mark.parametrize("tool, group", [("rides.schedule", "ride"), ("taxi.bookings.create", "ride"),
+                                         ("uber_request_car", "ride"), ("calendar.events.insert", "event")])
+def test_a_car_called_is_a_ride_not_the_event_it_takes_you_to(plan, tool, group):
+    from trace_audit.queries.reading.tools import words
+    assert group in ObjectGroups(plan.lexicon.data).of_tool_words(words(tool))
+    assert not (group == "ride" and "event" in ObjectGroups(plan.lexicon.data).of_tool_words(words(tool)))
