@@ -103,7 +103,7 @@ def lint(data: dict) -> list[str]:
     for kind, langs in data.get("clause", {}).items():
         for lang, rules in langs.items():
             for i, r in enumerate(rules):
-                unknown = set(_MACRO.findall(r)) - KNOWN_MACROS
+                unknown = set(_MACRO.findall(r)) - KNOWN_MACROS - set(data.get("macros", {}))
                 if unknown:
                     problems.append(f"lexicon clause.{kind}.{lang}[{i}]: unknown macro {', '.join(sorted(unknown))}")
                 try:

@@ -376,3 +376,68 @@ def test_a_parcel_sent_elsewhere_and_a_checkout(reply, action):
 ])
 def test_a_parcel_sent_elsewhere_in_no_claim(classify, reply):
     assert not classify(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # a device the agent put in a state: the state told as the result is the claim
+    "I've armed the alarm for the night.",
+    "The back gate is locked.",
+    "The side gate is shut now.",
+    "Hallway lamp dimmed to 30%.",
+    "车库门已经上锁了。",
+    "阳台的纱帘拉好了。",
+    "书房的门锁好了，灯也关了。",
+])
+def test_a_device_put_in_a_state(classify, reply):
+    assert classify(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # a state read, the user's words, a state that already was, a question, a cause that is not the agent
+    "Your back gate reads as locked right now.",
+    "The porch light is still on.",
+    "The garage door is currently closed.",
+    "You said the back gate is locked, so I left it as is.",
+    "The back gate was already locked when I checked.",
+    "Is the back gate locked?",
+    "Your online banking is locked after too many attempts.",
+    "The card has been locked since Friday.",
+    "Doors are open from 7 PM.",
+    "The booking window is open now.",
+    "门锁状态显示已上锁。",
+    "车库门一直关着。",
+    "你刚才说车库门已经锁好了。",
+    "要不要我把窗帘拉上？",
+])
+def test_a_device_state_that_is_no_claim(classify, reply):
+    assert not classify(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # a reminder said as a thing given, or as a message at a time
+    "I'll give you a quick ping at 6:15 to start dinner.",
+    "We'll send you a reminder tomorrow morning.",
+    "I'll message you daily at 9 to log your water.",
+    "I'll call you at noon so you don't miss the pickup.",
+    "后天上午十点我给您发条短信。",
+    "到点我给你打个电话。",
+])
+def test_a_reminder_promised_as_a_message(reply):
+    reader = compile_lexicon(Config()).reader()
+    reading = reader.read(reply)
+    first = reading.clauses[reading.standing[0]] if reading.standing else None
+    assert first is not None and (first.action, first.object) == ("create", "reminder"), [c.as_dict() for c in reading.clauses]
+
+
+@pytest.mark.parametrize("reply", [
+    # a message promised on an event, with no time, offered or asked; other future work
+    "I'll text you when the driver arrives.",
+    "I'll call you back if anything changes tomorrow.",
+    "I'll email you the receipt.",
+    "Want me to give you a nudge at 5?",
+    "Should I text you at 7 each morning?",
+    "I'll look into the refund tomorrow.",
+    "要不要到时候给你发条消息？",
+])
+def test_a_message_promised_that_is_no_reminder(classify, reply):
+    assert not classify(reply)

@@ -106,6 +106,8 @@ class Reader:
             "OBJ_EN": _alt(objs["en"]), "OBJ_ZH": _alt(objs["zh"]),
             "CONTAINER_EN": _alt(objs["containers_en"]), "CONTAINER_ZH": _alt(objs["containers_zh"]),
         }
+        # the lexicon's own word classes ([macros]: a time said, a device's state), one alternation each
+        macros.update({name: "|".join(frags) for name, frags in lex.get("macros", {}).items()})
         # per kind and language: a clause runs only the rules of the scripts it is written in
         self.rules = {kind: {lang: p for lang, rules in langs.items() if (p := self._compile(rules, macros))}
                       for kind, langs in lex["clause"].items()}
