@@ -87,3 +87,16 @@ def test_a_car_called_is_a_ride_not_the_event_it_takes_you_to(plan, tool, group)
     from trace_audit.queries.reading.tools import words
     assert group in ObjectGroups(plan.lexicon.data).of_tool_words(words(tool))
     assert not (group == "ride" and "event" in ObjectGroups(plan.lexicon.data).of_tool_words(words(tool)))
+
+
+@pytest.mark.parametrize("text, group", [
+    ('"Water the ferns" is on your to-do list.', "todo"),
+    ("I've put it on your reminders list.", "reminder"),
+])
+def test_a_container_of_several_words_names_its_group_by_a_word(plan, text, group):
+    assert any(i["object"] == group for i in _items(plan, text)), _items(plan, text)
+
+
+def test_a_container_naming_no_group_names_none(plan):
+    assert all(i["object"] is None for i in _items(plan, "It's on your shopping list.")), \
+        _items(plan, "It's on your shopping list.")

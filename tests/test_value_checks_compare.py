@@ -407,3 +407,15 @@ def test_money_records_only_where_money_is_said_to_move_and_the_write_added_it(t
     # money given back stored negative is the same amount
     twice = {"booking": "QX71", "payment_history": [{"amount": 312}, {"amount": -312}]}
     assert verdicts(tools, "已取消，312 元会原路退回", {"booking": "QX71"}, twice) == [("payment_history.amount", "match")]
+
+
+# ---- an id told with no word for its kind, in the shape of the write's id
+def test_id_of_the_same_shape_is_about_the_write(tools):
+    args = {"booking_code": "QX4TRM"}
+    assert verdicts(tools, "QX4TRN is cancelled too", args) == [("booking_code", "mismatch")]
+    assert verdicts(tools, "QX4TRM is cancelled", args) == [("booking_code", "match")]
+
+
+def test_id_of_another_shape_says_nothing(tools):
+    # a flight number, a short code, a plain number: other shapes than the stored code
+    assert verdicts(tools, "you're on UA455 now; bay 12B", {"booking_code": "QX4TRM"}) == []

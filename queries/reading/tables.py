@@ -100,7 +100,9 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                 box = containers.search(c.text)  # "it's on your calendar": made, and where
                 action = c.action or (box and "create") or None
                 # "added your flight to your calendar": the write is the calendar's
-                group = (groups.of_word(box.group(0)) if box else None) or groups.of_word(c.object)
+                # (a container of several words by the word that names a group: "to-do list" a to-do)
+                group = (next((g for w in [box.group(0), *box.group(0).split()] if (g := groups.of_word(w))), None)
+                         if box else None) or groups.of_word(c.object)
                 # a continuation's values ("…并为你重新下单，新订单号 #W2239115") follow the last part; what
                 # an earlier part states is that part's ("remind you … Monday at 9 and to … Tuesday at 9")
                 mine = values.extract(c.text) if len(parts) > 1 else []

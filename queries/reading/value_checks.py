@@ -256,6 +256,11 @@ class Comparer:
             return v == told.get("value") or (added and v >= (told.get("value") or 0))
         if kind == "id":
             kinds = _ID_KINDS.get(told.get("kind"), {told.get("kind")})
+            if not told.get("kind") and isinstance(v, str) and last in _ID_WORDS and _shape(v) is not None \
+                    and _shape(v) == _shape(told.get("value") or ""):
+                # an id told with no word for its kind, written as the write's id is (EK2PMR told, EK2PLQ
+                # stored: a code of the same letters-and-digits shape), is about that thing
+                return _plain_id(v) == _plain_id(told.get("value") or "")
             if not isinstance(v, str) or not told.get("kind") or last not in _ID_WORDS or not kinds & set(key):
                 return None
             return _plain_id(v) == _plain_id(told.get("value") or "")
@@ -306,6 +311,14 @@ def _names(obj: str | None, key: list[str], groups: ObjectGroups) -> bool:
         return True
     stem = obj.lower().rstrip("s")[:5]
     return len(stem) >= 3 and any(w.startswith(stem) for w in key)
+
+
+def _shape(text: str) -> str | None:
+    """An id's shape (EK2PLQ: AA9AAA), for one of five characters or more with letters and digits."""
+    t = _plain_id(text)
+    if len(t) < 5 or not re.fullmatch(r"[A-Z0-9]+", t) or t.isdigit() or t.isalpha():
+        return None
+    return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", t))
 
 
 def _plain_id(text: str) -> str:
