@@ -419,3 +419,35 @@ def test_id_of_the_same_shape_is_about_the_write(tools):
 def test_id_of_another_shape_says_nothing(tools):
     # a flight number, a short code, a plain number: other shapes than the stored code
     assert verdicts(tools, "you're on UA455 now; bay 12B", {"booking_code": "QX4TRM"}) == []
+
+
+# ---- more read-back forms: "<field> expected X, found Y", "verify failed: ... has field=Y", 期望 … 实际 … with clocks
+@pytest.mark.parametrize("text, args, error, want", [
+    ("3 checked bags are on the booking", {"total_baggages": 3},
+     "read-back mismatch: total_baggages expected 3, found 2", [("total_baggages", "mismatch")]),
+    ("3 checked bags are on the booking", {"total_baggages": 3},
+     "read-back mismatch: total_baggages expected 3, found 3", [("total_baggages", "match")]),
+    ("I'll remind you Friday at 7 PM", {"due": "2026-12-04T19:00:00-06:00"},
+     "verification failed: task tsk_9 has due=2026-12-04T19:00:00Z", [("due", "mismatch")]),
+    ("明晚 9:30 提醒你", {"at": "2026-12-02 21:30:00"},
+     "回读不一致：at 期望 2026-12-02 21:30:00，实际 2026-12-02 09:30:00", [("at", "mismatch")]),
+    ("明晚 9:30 提醒你", {"at": "2026-12-02 21:30:00"},
+     "回读不一致：at 期望 2026-12-02 21:30:00，实际 2026-12-02 21:30:00", [("at", "match")]),
+])
+def test_read_back_forms(tools, text, args, error, want):
+    assert verdicts(tools, text, args, error=error, at="2026-12-01T12:00:00+00:00") == want
+
+
+def test_a_verification_note_with_no_field_reads_nothing(tools):
+    # no field named: the arguments stand
+    assert verdicts(tools, "3 checked bags are on the booking", {"total_baggages": 3},
+                    error="verification failed: timeout after 3 tries") == [("total_baggages", "match")]
+
+
+def test_a_count_is_about_the_count_field_it_equals(tools):
+    # another count field's read-back (the paid bags) says nothing of the total told
+    args = {"total_baggages": 3, "nonfree_baggages": 1}
+    assert verdicts(tools, "3 checked bags are on the booking", args,
+                    error="read-back mismatch: nonfree_baggages expected 1, found 0") == [("total_baggages", "match")]
+    assert verdicts(tools, "4 checked bags are on the booking", args,
+                    error="read-back mismatch: nonfree_baggages expected 1, found 0") == [("nonfree_baggages", "mismatch")]

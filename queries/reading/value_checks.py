@@ -128,6 +128,10 @@ class Comparer:
             s = ok[0] if ok else items[0][0]
             # named by its member, so that another member's count told beside it is not "the same field"
             return f"{s.field}[{s.label}]", s.value, s.source, s.written, "match" if ok else "mismatch"
+        if kind == "count" and len({s.field for s, _ in fits}) > 1 and any(ok for _, ok in fits):
+            # a count told against several count fields (total_baggages, nonfree_baggages) is about the
+            # one it equals, whatever another field's read-back says
+            fits = [(s, ok) for s, ok in fits if ok]
         if kind == "amount":
             # a write holds several amounts (the amount moved, the new balance, a fee): a told amount is
             # about the one it equals, judged by that field's best evidence
