@@ -100,3 +100,22 @@ def test_a_container_of_several_words_names_its_group_by_a_word(plan, text, grou
 def test_a_container_naming_no_group_names_none(plan):
     assert all(i["object"] is None for i in _items(plan, "It's on your shopping list.")), \
         _items(plan, "It's on your shopping list.")
+
+
+def _nouns(plan, text: str) -> list[str | None]:
+    return [r["noun"] for r in read_texts([text], plan)["claim_items"].to_pylist()]
+
+
+@pytest.mark.parametrize("text, clause_words", [
+    # a demonstrative before a noun points at a thing of its own: the claim still names what it made
+    ("Your leave for Jan 5 is booked, and your voicemail greeting is changed for those days.", "voicemail"),
+    ("Your badge request is submitted, and your parking permit is set up for that week.", "parking"),
+])
+def test_a_claim_with_this_or_those_before_a_noun_names_its_thing(plan, text, clause_words):
+    assert any(n and clause_words in n.split("|") for n in _nouns(plan, text)), _nouns(plan, text)
+
+
+@pytest.mark.parametrize("text", ["Those are booked.", "That one is confirmed too.", "These two are on your list.",
+                                  "That's cancelled as well."])
+def test_a_demonstrative_standing_for_the_thing_names_nothing(plan, text):
+    assert _nouns(plan, text) and all(n is None for n in _nouns(plan, text)), _nouns(plan, text)

@@ -25,10 +25,13 @@ one two three four five six seven eight nine ten am pm a.m p.m today tonight tom
 afternoon evening night noon midnight week weekend month year day days next this last monday tuesday
 wednesday thursday friday saturday sunday jan feb mar apr may jun jul aug sep sept oct nov dec january
 february march april june july august september october november december got it's that's let know them
-me us him what out up off again sure ok okay great perfect alright yes yep now new minute minutes min mins
+me us him what out up off again sure ok okay great perfect alright yes yep well now new minute minutes min mins
 hour hours hrs second seconds""".split())
 # a claim about "it", "them", 它: it refers back to a thing named before, and names nothing new
 _REFERS_BACK = re.compile(r"\b(it|them|they|this|that|these|those|everything)\b|它们?|这些|那些|全部|所有|一切", re.I)
+_DEMONSTRATIVES = frozenset(("this", "that", "these", "those"))
+# what follows a demonstrative that stands for the thing itself ("this one", "that the …", "those two")
+_NOT_A_NOUN = frozenset("a an the one ones two three both all".split())
 _WORD_EN = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’+-]*")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 # what a Chinese claim says around its thing: perfect and aspect markers, for-you, adverbs, times
@@ -55,7 +58,7 @@ class ClaimNouns:
 
     def of(self, text: str, quotes: tuple[str, ...] = ()) -> str | None:
         """The claim's content words joined by '|', or None when it names nothing of its own."""
-        if _REFERS_BACK.search(text):
+        if any(not self._determiner(text, m) for m in _REFERS_BACK.finditer(text)):
             return None
         found: list[str] = [_fold(q).strip() for q in quotes if len(q.strip()) > 1]
         bare = self._containers.sub(" ", text)
@@ -78,3 +81,14 @@ class ClaimNouns:
                 found.append(run)
         out = [w for n, w in enumerate(found) if w and w not in found[:n] and "|" not in w]
         return "|".join(out) if out else None
+
+    def _determiner(self, text: str, m: re.Match) -> bool:
+        """'those' in "set for those dates" points at a thing of its own (the dates), and the claim
+        still names what it made; 'those' in "those are booked" stands for the thing itself."""
+        if m.group(0).lower() not in _DEMONSTRATIVES:
+            return False
+        nxt = _WORD_EN.match(text, m.end() + 1) if text[m.end():m.end() + 1] == " " else None
+        if nxt is None:
+            return False
+        w = _fold(nxt.group(0))
+        return not (w in _FUNCTION_WORDS or w in _NOT_A_NOUN or w in self._verbs_en or w.rstrip("s") in self._verbs_en)

@@ -15,10 +15,34 @@
 --   of the reply, of another class and object, exactly (寄件单已建好 … 上门取件也
 --   约好了 over one createShipment); also when the claim is of something new
 --   and the write changed something else ("备注已改成…，可乐也加上了" over one
---   updateOrderRemark). A claim that names nothing of its own ("one of them
---   paid") restates and is never taken.
+--   updateOrderRemark), or when neither the call nor what it returned says
+--   any of the words the claim names that it could say (已删除「周会纪要」
+--   beside 新建了待办 over one rename of a list). A claim that names nothing of its own ("one of
+--   them paid") restates and is never taken.
 -- """
-WITH cand_claims AS (
+WITH other_words AS (
+    -- a claim that fits its write only by the family of classes, and the words it names
+    SELECT DISTINCT task_id, seq, noun FROM claim_candidates WHERE exact = 0 AND NOT follows AND noun IS NOT NULL
+),
+other_said AS (
+    -- what those calls say and returned, in lower case
+    SELECT w.task_id, w.seq, lower(coalesce(CAST(s.args AS VARCHAR), '') || ' ' || coalesce(CAST(s.result AS VARCHAR), '')) AS said
+    FROM (SELECT DISTINCT task_id, seq FROM other_words) w
+    JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
+),
+unmentioned AS (
+    -- a write that says none of the claim's words, in its call or in what it returned: it was about
+    -- something else ("deleted 'Q3 recap'" over a rename of a list; 已删除「周会纪要」 over a rename
+    -- to 工作 · 12月). Only words the write could have said count: a Chinese word against a call
+    -- that has no Chinese in it (deviceId: ac_livingroom_01 for 客厅空调) says nothing either way.
+    SELECT x.task_id, x.seq, x.noun
+    FROM (SELECT task_id, seq, noun, unnest(string_split(noun, '|')) AS word FROM other_words) x
+    JOIN other_said d ON d.task_id = x.task_id AND d.seq = x.seq
+    WHERE regexp_matches(x.word, '^[ -~]+$') OR regexp_matches(d.said, '[一-鿿]')
+    GROUP BY x.task_id, x.seq, x.noun
+    HAVING max(CASE WHEN strpos(d.said, x.word) > 0 THEN 1 ELSE 0 END) = 0
+),
+cand_claims AS (
     -- each of those claims' backing write as per_item chooses it, and how many writes fit it
     SELECT reply_id, clause_no,
            coalesce(max(CASE WHEN outcome = 'good' AND names_object = 1 THEN seq END),
@@ -46,10 +70,12 @@ other_thing AS (
     JOIN cand_claims b ON b.reply_id = a.reply_id AND b.good_seq = a.seq AND b.clause_no <> a.clause_no
     JOIN claim_candidates bf ON bf.reply_id = b.reply_id AND bf.clause_no = b.clause_no AND bf.seq = b.good_seq
     LEFT JOIN tool_classes t ON t.tool = a.tool
+    LEFT JOIN unmentioned u ON u.task_id = a.task_id AND u.seq = a.seq AND u.noun = a.noun
     WHERE ca.good_seq = a.seq AND ca.fits = 1 AND a.exact = 0 AND NOT a.follows
       AND b.exact = 1 AND a.action <> bf.action
       AND ((a.object IS NOT NULL AND a.object IS DISTINCT FROM bf.object)
-           OR (a.noun IS NOT NULL AND a.action IN ('create', 'book') AND t.action NOT IN ('create', 'book')))
+           OR (a.noun IS NOT NULL AND a.action IN ('create', 'book') AND t.action NOT IN ('create', 'book'))
+           OR u.task_id IS NOT NULL)
 ),
 asked AS (
     -- the words to look for in each of those calls
