@@ -25,6 +25,9 @@
 --   been refunded") is fitted by a write of the classes it follows from (a
 --   cancel), one whose arguments carry it (payment_id), or a tool naming it
 --   (refunds.create: the refund is the write itself).
+-- - a send claim is fitted by a write whose call asked it to send as it
+--   went ({"sendEmail": true}: users.resetPassword backs "I've sent you a
+--   reset link").
 -- - a write that returned the id the claim tells of its object ("Order
 --   ORD-22910048 is placed" over POST /carts/{id}/commit returning that
 --   order_id) made that thing, whatever its tool names.
@@ -106,21 +109,35 @@ returned AS (
     WHERE t.told_kind = t.object AND length(t.told_id) > 0
       AND strpos(coalesce(CAST(s.result AS VARCHAR), ''), t.told_id) > 0
 ),
+sends AS (
+    -- a write of another class asked in its call to send as it goes ({"sendEmail": true},
+    -- {"notify_customer": true}): it sent the message a send claim tells of ("I've sent a reset
+    -- link to your email" over users.resetPassword); "sendUpdates": "none" asks no such thing
+    SELECT DISTINCT w.task_id, w.seq
+    FROM (SELECT DISTINCT task_id, seq FROM pairs
+          WHERE action = 'send' AND tool_action IS DISTINCT FROM 'send' AND outcome = 'good') w
+    JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
+    WHERE regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), '(?i)"(send|notify)[a-z_]*"\s*:\s*true')
+),
 pairs_mentioned AS (
-    SELECT p.*, (coalesce(x.mentions, FALSE) OR coalesce(r.returned, FALSE)) AS mentions
+    SELECT p.*, (coalesce(x.mentions, FALSE) OR coalesce(r.returned, FALSE)) AS mentions,
+           CASE WHEN sd.task_id IS NOT NULL AND p.action = 'send' THEN TRUE ELSE FALSE END AS sends
     FROM pairs p
     LEFT JOIN mentions x ON x.task_id = p.task_id AND x.seq = p.seq AND x.object_re = p.object_re
                         AND p.object IS NOT NULL AND p.names_object = 0
     LEFT JOIN returned r ON r.reply_id = p.reply_id AND r.clause_no = p.clause_no AND r.seq = p.seq
+    LEFT JOIN sends sd ON sd.task_id = p.task_id AND sd.seq = p.seq
 ),
 fits AS (
     SELECT p.reply_id, p.clause_no, p.task_id, p.seq, p.tool, p.outcome, p.names_object,
            -- fits by more than the family of classes: the same class, or a tool naming the object
            CASE WHEN p.names_object = 1 OR p.action = p.tool_action OR p.follows = TRUE OR p.backs = ',*,'
-                     OR p.action IS NULL OR p.tool_action IS NULL OR p.mentions = TRUE
+                     OR p.action IS NULL OR p.tool_action IS NULL OR p.mentions = TRUE OR p.sends = TRUE
                 THEN 1 ELSE 0 END AS exact
     FROM pairs_mentioned p
     WHERE CASE
+              -- a message the write was asked to send with it
+              WHEN p.sends = TRUE THEN TRUE
               -- a consequence (a refund, a payment, invitations) follows from a write of its classes,
               -- or from one whose arguments carry it (payment_id, attendees), or is the write itself
               -- (refunds.create, payments.schedule: the tool names it)
