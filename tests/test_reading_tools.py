@@ -123,3 +123,16 @@ def test_explain_tools_lists_each_tool_and_why(tmp_path):
 def test_words_said_again_and_nouns_first_decide_last(typer, name, is_write, action):
     got = typer.classify(name)
     assert (got.is_write, got.action) == (is_write, action), got
+
+
+@pytest.mark.parametrize("name", ["spa_order_list", "order_details", "parcel.return.status", "mail_history",
+                                  "issue_info", "GET /v1/order/history"])
+def test_a_weak_verb_before_a_weak_read_word_names_what_is_read(typer, name):
+    assert not typer.classify(name).is_write, typer.classify(name)
+
+
+@pytest.mark.parametrize("name, action", [("spa_order_cancel", "delete"), ("order", "book"), ("mail.send", "send"),
+                                          ("list.order.create", "create"), ("check_and_order", None)])
+def test_a_weak_verb_with_no_read_word_after_it_still_writes(typer, name, action):
+    c = typer.classify(name)
+    assert c.is_write is (action is not None) and c.action == action, c

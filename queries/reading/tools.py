@@ -81,6 +81,11 @@ class ToolTyper:
                 if len(ws) > i + 1 and pair in table:
                     return pair, table[pair], tier
                 if w in table:
+                    # a weak verb that is a noun first, before a weak read word, names what is read
+                    # (hotel_order_list, order_details, email_history); a read word first reads anyway
+                    later = next((v for v in ws[i + 1:] if v in self.weak and self.weak[v] is None), None)
+                    if tier == "weak" and table[w] is not None and later is not None:
+                        return later, None, tier
                     return w, table[w], tier
         # a word said again is a namespace as often as a verb (aa.rebook.offer lists offers,
         # aa.rebook.accept takes one), and a last verb a noun first (request_status): they decide
