@@ -451,3 +451,46 @@ def test_a_count_is_about_the_count_field_it_equals(tools):
                     error="read-back mismatch: nonfree_baggages expected 1, found 0") == [("total_baggages", "match")]
     assert verdicts(tools, "4 checked bags are on the booking", args,
                     error="read-back mismatch: nonfree_baggages expected 1, found 0") == [("nonfree_baggages", "mismatch")]
+
+
+# ---- read-backs that name no field the call knows: the argument holding the value expected, or the
+# call's one date-time argument for the time a write reports it kept
+@pytest.mark.parametrize("text, args, error, want", [
+    # the value read back first, the one expected after it: about the argument that holds the expected one
+    ("公交卡已充值 300 元", {"card": "NB-7781", "amount": 300},
+     "readback: credited total 30.00, expected 300.00", [("amount", "mismatch")]),
+    ("公交卡已充值 300 元", {"card": "NB-7781", "amount": 300},
+     "readback: credited total 300.00, expected 300.00", [("amount", "match")]),
+    ("Topped up $80 on your transit pass", {"pass_id": "TP-19", "load": {"amount": 80}},
+     "verify: wallet delta 8.00, expected 80.00", [("load.amount", "mismatch")]),
+    # a time the write reports with a key of its own words, or none, after a word of making
+    ("12 月 5 日 18:30 提醒你取快递", {"title": "取快递", "fire_at": "2026-12-05 18:30"},
+     "提醒已创建：2026-12-06 18:30 取快递", [("fire_at", "mismatch")]),
+    ("12 月 5 日 18:30 提醒你取快递", {"title": "取快递", "fire_at": "2026-12-05 18:30"},
+     "提醒已创建：2026-12-05 18:30 取快递", [("fire_at", "match")]),
+    ("已约好 12 月 9 日早上 6:20 的车", {"from": "家", "board_time": "2026-12-09 06:20:00"},
+     "预约成功，上车时间 2026-12-09 18:20:00，请提前下楼", [("board_time", "mismatch")]),
+    ("Your massage is set for Dec 9 at 3:15 PM", {"slot": "2026-12-09 15:15"},
+     "Appointment booked for 2026-12-09 16:15", [("slot", "mismatch")]),
+    ("The van is booked for Dec 9 at 7:50 AM", {"van": "V2", "collect_at": "2026-12-09 07:50"},
+     "ok; collect_at saved as 2026-12-09 19:50", [("collect_at", "mismatch")]),
+    ("The van is booked for Dec 9 at 7:50 AM", {"van": "V2", "collect_at": "2026-12-09 07:50"},
+     "ok; collect_at saved as 2026-12-09 07:50", [("collect_at", "match")]),
+])
+def test_read_back_with_a_field_of_its_own_words(tools, text, args, error, want):
+    assert verdicts(tools, text, args, error=error, at="2026-12-01T12:00:00+00:00") == want
+
+
+@pytest.mark.parametrize("text, args, error", [
+    # when the record was made is no value of it (创建于, 创建时间, "created at")
+    ("12 月 5 日 18:30 提醒你取快递", {"fire_at": "2026-12-05 18:30"}, "已创建（创建于 2026-12-01 10:02）"),
+    ("12 月 5 日 18:30 提醒你取快递", {"fire_at": "2026-12-05 18:30"}, "已创建，创建时间 2026-12-01 10:02"),
+    ("Your massage is set for Dec 9 at 3:15 PM", {"slot": "2026-12-09 15:15"}, "created at 2026-12-01 10:02"),
+    # two date-time arguments: a time with no key could be either, so the arguments stand
+    ("Your massage is set for Dec 9 at 3:15 PM", {"slot": "2026-12-09 15:15", "ends": "2026-12-09 16:15"},
+     "Appointment booked for 2026-12-09 16:15"),
+    # an expected value no argument holds: the read-back keeps its own words and is of no kind
+    ("公交卡已充值 300 元", {"card": "NB-7781", "amount": 300}, "readback: credited total 30.00, expected 45.00"),
+])
+def test_read_back_of_no_field_of_the_call_says_nothing(tools, text, args, error):
+    assert all(v == "match" for _, v in verdicts(tools, text, args, error=error, at="2026-12-01T12:00:00+00:00"))

@@ -121,16 +121,46 @@ def _load(doc) -> object:
     return doc
 
 
-def readbacks(texts: list[str | None], patterns: list[re.Pattern]) -> dict[str, str]:
-    """field -> the value read back, from the step's error / detail texts."""
-    found: dict[str, str] = {}
+def readbacks(texts: list[str | None], patterns: list[re.Pattern]) -> list[tuple[str, str, str | None]]:
+    """(field, the value read back, the value expected) from the step's error / detail texts; the
+    field is "" where the text names none ("提醒已创建：2026-12-04 08:00 …")."""
+    found: list[tuple[str, str, str | None]] = []
     for text in texts:
         if not text:
             continue
         for p in patterns:
             for m in p.finditer(text):
-                found.setdefault(m.group("field").strip(), m.group("got").strip())
+                g = m.groupdict()
+                found.append(((g.get("field") or "").strip(), g["got"].strip(), (g.get("expected") or "").strip() or None))
     return found
+
+
+def _same(a, b) -> bool:
+    """Whether a value read in a text ("500.00") is an argument's (500)."""
+    if isinstance(b, bool) or a is None or b is None:
+        return False
+    if isinstance(b, (int, float)) and _NUMBER.match(a):
+        return abs(float(a.replace(",", "")) - b) < 1e-9
+    return isinstance(b, str) and a.strip() == b.strip()
+
+
+def _read_field(field: str, got: str, expected: str | None, a: dict[str, list], r: dict[str, list]) -> str:
+    """The argument a read-back is about: its own key where the call or its record has it; else the
+    one argument holding the value it expected ("balance delta 50.00, expected 500.00": amount 500);
+    else, for a time read back with no key at all (提醒已创建：…, 接驾时间 …), the call's one date-time
+    argument. Otherwise the read-back keeps its own words."""
+    if field in a or field in r:
+        return field
+    if expected is not None:
+        keys = [k for k, vs in a.items() if any(_same(expected, v) for v in vs)]
+        if len(keys) == 1:
+            return keys[0]
+    if not field and (m := _STAMP.match(got)) is not None and m.group(4) is not None:
+        keys = [k for k, vs in a.items() if any(isinstance(v, str) and (t := _STAMP.match(v)) is not None
+                                                and t.group(4) is not None for v in vs)]
+        if len(keys) == 1:
+            return keys[0]
+    return field
 
 
 def stored_values(args, result, error: str | None, detail: str | None,
@@ -144,7 +174,10 @@ def stored_values(args, result, error: str | None, detail: str | None,
     _flatten(result_doc, "", r, labels["r"])
     named = _named_records(result_doc, args_doc) if isinstance(result_doc, (dict, list)) else set()
     latest = _latest(result_doc) if isinstance(result_doc, dict) else set()
-    back = readbacks([error, detail], patterns)
+    back: dict[str, str] = {}
+    for field, got, expected in readbacks([error, detail], patterns):
+        back.setdefault(_read_field(field, got, expected, a, r), got)
+    back.pop("", None)
     out: list[Stored] = []
     for key, got in back.items():
         written = (a.get(key) or [None])[0]
