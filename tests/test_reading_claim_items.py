@@ -119,3 +119,44 @@ def test_a_claim_with_this_or_those_before_a_noun_names_its_thing(plan, text, cl
                                   "That's cancelled as well."])
 def test_a_demonstrative_standing_for_the_thing_names_nothing(plan, text):
     assert _nouns(plan, text) and all(n is None for n in _nouns(plan, text)), _nouns(plan, text)
+
+
+@pytest.mark.parametrize("text, clause, action, group", [
+    # a clause that goes on with the claim before it, after a comma: 并 / 同时 + verb + 了 (the verb's own 了)
+    ("已为您预订两张电影票，并用了那张 8 元代金券。", "并用了那张 8 元代金券", "update", "coupon"),
+    ("快递已改派到公司，同时给您补了一张运费券。", "同时给您补了一张运费券", "create", "coupon"),
+    # 为 + what it was done for, after the perfect: 已为整个订单加购
+    ("两位乘客的行李额也已为这趟航班加购。", "两位乘客的行李额也已为这趟航班加购", "book", "bag"),
+    # a record put right is an update
+    ("收件人电话已更正为 139 0000 1122。", "收件人电话已更正为 139 0000 1122", "update", None),
+    # the others got the message: a send, not the cancel it tells of
+    ("班级群的家长都已收到停课通知。", "班级群的家长都已收到停课通知", "send", None),
+    # a new subject after "and", past an amount with a decimal point
+    ("Your gym membership has been cancelled and your final fee of $7.50 has been refunded to your Amex.",
+     "your final fee of $7.50 has been refunded to your Amex", "refund", None),
+    ("I've let your 4:30 know you're running behind.", "I've let your 4:30 know you're running behind", "send", None),
+])
+def test_a_claim_that_goes_on_or_is_built_around_its_object(plan, text, clause, action, group):
+    got = [i for i in _items(plan, text) if i["clause"] == clause]
+    assert got and got[0]["action"] == action and (group is None or got[0]["object"] == group), _items(plan, text)
+
+
+@pytest.mark.parametrize("text, clauses", [
+    # 一并 / 合并 are one word, no coordination: one claim
+    ("押金退款申请也一并提交了。", ["押金退款申请也一并提交了"]),
+    ("押金和运费已一并退回。", ["押金和运费已一并退回"]),
+])
+def test_a_word_with_bing_inside_is_no_coordination(plan, text, clauses):
+    assert [i["clause"] for i in _items(plan, text)] == clauses, _items(plan, text)
+
+
+@pytest.mark.parametrize("text", [
+    # a clause going on with no completed verb, a question about a message, a condition
+    "已为你下单，并可以用积分抵扣。",
+    "你收到取消通知了吗？",
+    "如果家长都收到通知了，请告诉我。",
+    "同时需要您补一张身份证照片。",
+])
+def test_what_goes_on_with_no_completed_verb_claims_nothing_more(plan, text):
+    assert all(i["action"] != "send" or "收到" not in i["clause"] for i in _items(plan, text)), _items(plan, text)
+    assert len(_items(plan, text)) <= 1, _items(plan, text)

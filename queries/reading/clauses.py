@@ -122,9 +122,9 @@ class Reader:
             r"\s*,?\s+(?:and|then|plus|&|as well as)\s+(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:also\s+|then\s+|just\s+)?"
             r"(?=(?:" + macros["PP_EN"] + r")\b)"
             # "…closed and your last payment has been refunded": a new subject with its own claim
-            r"|\s*,?\s+and\s+(?=(?:your|the|my|our|their|his|her|its|all|both)\b[^,.;]{0,40}?\b"
+            r"|\s*,?\s+and\s+(?=(?:your|the|my|our|their|his|her|its|all|both)\b(?:[^,.;]|(?<=\d)[.,](?=\d)){0,40}?\b"
             r"(?:has|have|is|are|was|were)\s+(?:\w+\s+)?(?:been\s+)?(?:" + macros["PP_EN"] + r")\b)"
-            r"|(?:并且|并|同时|然后|以及)(?=(?:已经|已)?(?:" + macros["TO_YOU_ZH"] + r")?(?:重新|再|另外|又|也)?(?:"
+            r"|(?<![一合])(?:并且|并|同时|然后|以及)(?=(?:已经|已)?(?:" + macros["TO_YOU_ZH"] + r")?(?:重新|再|另外|又|也)?(?:"
             + macros["V_ZH"] + "))",
             re.I)
         self._obj_re = re.compile(r"\b(" + macros["OBJ_EN"] + r")s?\b|(" + macros["OBJ_ZH"] + ")", re.I)
