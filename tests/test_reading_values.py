@@ -237,7 +237,7 @@ EN = [
      [N("table for 4", 4, "person"), T("7:30 PM", hour=19, minute=30)]),
     # ---- several types in one item
     ("Booked 2 tickets in economy for $304 on May 24, confirmation ZX91KQ.", "time,amount,count,id,choice",
-     [N("2 tickets", 2, "ticket"), C("economy", "cabin", "economy"), A("$304", 304.0, "USD"),
+     [N("2 tickets", 2, "ticket"), C("in economy", "cabin", "economy"), A("$304", 304.0, "USD"),
       T("May 24", date="05-24"), I("ZX91KQ", "confirmation")]),
 ]
 
@@ -454,6 +454,27 @@ def test_any_text_reads_without_error(text):
 @functools.cache
 def _reader() -> ValueReader:  # hypothesis runs the test many times: one reader for all
     return ValueReader(tomllib.loads(LEXICON.read_text("utf-8")))
+
+
+@pytest.mark.parametrize("text, want", [
+    # families of values a field holds: hotel rooms, ride tiers, spice levels, kinds of leave
+    ("Can I get a queen room at the Hyatt for Friday?", [("room_type", "queen")]),
+    ("订两晚家庭房", [("room_type", "family")]),
+    ("get me an Uber Black to the gala", [("ride", "premium")]),
+    ("帮我叫个拼车去园区", [("ride", "shared")]),
+    ("麻辣香锅要中辣", [("spice", "medium_spicy")]),
+    ("make the pad thai extra spicy", [("spice", "extra_spicy")]),
+    ("请三天年假", [("leave", "annual")]),
+    ("I need to put in a personal day", [("leave", "personal")]),
+    # the same words as plain words
+    ("please double check the total", []),
+    ("meet me at the King's Arms", []),
+    ("express shipping please", []),
+    ("辣椒酱单独装", []),
+    ("I'm feeling sick today", []),
+])
+def test_choices_of_families(reader, text, want):
+    assert [(v["enum"], v["value"]) for v in reader.extract(text) if v["type"] == "choice"] == want
 
 
 @pytest.mark.parametrize("text, moved", [

@@ -494,3 +494,19 @@ def test_read_back_with_a_field_of_its_own_words(tools, text, args, error, want)
 ])
 def test_read_back_of_no_field_of_the_call_says_nothing(tools, text, args, error):
     assert all(v == "match" for _, v in verdicts(tools, text, args, error=error, at="2026-12-01T12:00:00+00:00"))
+
+
+# ---- a field of people (guests, party_size) counts people: a count of nights or rooms is of another thing
+@pytest.mark.parametrize("text, args, want", [
+    ("民宿订好了，住三晚", {"homestay": "hs_77", "guests": 1}, []),
+    ("民宿订好了，住三晚", {"homestay": "hs_77", "guests": 2, "nights": 3}, [("nights", "match")]),
+    ("Both rooms are booked at the Grove", {"hotel": "grove", "guests": 2}, []),
+    ("Booked 2 rooms at the Grove", {"hotel": "grove", "party_size": 4}, []),
+    # a count of people still is
+    ("民宿订好了，三位客人", {"homestay": "hs_77", "guests": 2}, [("guests", "mismatch")]),
+    ("民宿订好了，两个大人", {"homestay": "hs_77", "guests": 2}, [("guests", "match")]),
+    ("The Grove is booked for 3 guests", {"hotel": "grove", "guests": 2}, [("guests", "mismatch")]),
+    ("Table for 5 at Osteria Ludo is set", {"venue": "ludo", "party_size": 5}, [("party_size", "match")]),
+])
+def test_a_field_of_people_counts_people(tools, text, args, want):
+    assert [v for v in verdicts(tools, text, args) if v[0] in ("guests", "party_size", "nights")] == want

@@ -48,6 +48,7 @@ _SYMBOL_CURRENCIES = {"$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "MX
 _ASKABLE = ("time", "choice", "count", "amount", "id")  # what a request can ask a write to hold
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TIERS = {"readback": 0, "result": 1, "args": 2}
+_PEOPLE_FIELDS = {"guests", "people", "persons", "party_size", "covers", "pax", "diners", "headcount"}
 _COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size",
                 "covers", "pax", "diners", "headcount"}  # a restaurant's covers are its guests
 # a confirmation code is the reservation's or booking's id
@@ -85,6 +86,7 @@ class Comparer:
         self.zh_heads = {name: spec["zh_heads"] for name, spec in values.get("enums", {}).items()
                          if spec.get("zh_heads")}
         self.groups = ObjectGroups(lex)
+        self.people = {w.lower() for w in values.get("count", {}).get("people", [])}  # what a count of people names
         # the stored fields of each end of a range or a stay (check_in, return_date, end.dateTime)
         spans = values.get("time", {}).get("spans", {})
         self.span_fields = {name: set(spec.get("fields", [])) for name, spec in spans.items()}
@@ -184,6 +186,11 @@ class Comparer:
             return heads.get(name[-1])
         return None
 
+    def _people(self, obj: str) -> bool:
+        """Whether a counted thing is people: a word of [count] people, or a Chinese noun holding one (客人, 大人)."""
+        return singular(obj.lower()) in self.people or (bool(_CJK.search(obj)) and any(
+            w in obj for w in self.people if _CJK.search(w)))
+
     def _line_items(self, told: dict, fits: list) -> list:
         """The fits in list members whose words name the counted thing (its "of" phrase, else its
         noun; not a generic one: items, units); several that do are one thing in parts (an adult and
@@ -254,6 +261,9 @@ class Comparer:
                 return None  # a count of nothing named (共 3 件) says nothing of one line item
             if not (last in _COUNT_WORDS or "_".join(key) in _COUNT_WORDS or _names(told.get("object"), key, self.groups)):
                 return None
+            if ({last, "_".join(key)} & _PEOPLE_FIELDS and (obj := told.get("object"))
+                    and not _names(obj, key, self.groups) and not self._people(obj)):
+                return None  # a field of people (guests) counts no nights (两晚) nor rooms
             # "added one bag" against total_baggages 2: a total may hold more than this call added; so may
             # any count field against a count said as more ("add two more people": party_size 6)
             added = (told.get("claim_action") == "create" and key[:1] == ["total"]) or bool(told.get("delta"))
