@@ -85,6 +85,8 @@ class Comparer:
                              for name, spec in values.get("enums", {}).items() if spec.get("stored")}
         self.zh_heads = {name: spec["zh_heads"] for name, spec in values.get("enums", {}).items()
                          if spec.get("zh_heads")}
+        # the stored members a generic member is met by (a double room asked, a queen stored)
+        self.agrees = {name: spec["agrees"] for name, spec in values.get("enums", {}).items() if spec.get("agrees")}
         self.groups = ObjectGroups(lex)
         self.people = {w.lower() for w in values.get("count", {}).get("people", [])}  # what a count of people names
         # the stored fields of each end of a range or a stay (check_in, return_date, end.dateTime)
@@ -241,7 +243,8 @@ class Comparer:
                 member = names.get(_norm(v).rsplit(" ", 1)[1])
             if member is None and isinstance(v, str):
                 member = self._stored_member(told.get("enum"), v, key)
-            return None if member is None else member == told.get("value")
+            return None if member is None else (member == told.get("value") or member in self.agrees.get(
+                told.get("enum"), {}).get(told.get("value"), ()))
         if kind == "amount":
             minor = last in _MINOR_WORDS and any(w in _AMOUNT_WORDS for w in key[:-1])
             if isinstance(v, str) and _DECIMAL.match(v.strip()):  # "89.50", "1,243.18": decimals kept as text
