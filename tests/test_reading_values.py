@@ -170,7 +170,7 @@ EN = [
     ("We got you in for three this evening at 6:45.", "count,time",
      [N("for three", 3, "person"), T("this evening at 6:45", hour=18, minute=45, day_offset=0, part="evening")]),
     ("Your wake-up call is set for 6 tomorrow.", "count,time",
-     [T("6 tomorrow", hour=6, minute=0, day_offset=1, ambiguous_12h=True)]),
+     [T("6 tomorrow", hour=6, minute=0, day_offset=1, part="morning")]),  # a wake-up tied to a day: morning
     # ---- what a count of containers holds
     ("Ordered 2 bottles of olive oil and 3 lemons.", "count",
      [N("2 bottles", 2, "bottle", item="olive oil"), N("3 lemons", 3, "lemon")]),
@@ -475,6 +475,71 @@ def _reader() -> ValueReader:  # hypothesis runs the test many times: one reader
 ])
 def test_choices_of_families(reader, text, want):
     assert [(v["enum"], v["value"]) for v in reader.extract(text) if v["type"] == "choice"] == want
+
+
+@pytest.mark.parametrize("text, roles", [
+    # in the part of a sentence that moves a thing, a value of the target's kind before it was the thing's
+    ("push Wednesday's 1:1 to Thursday", ["from", "to"]),
+    ("move the call at 4 to 5:30", ["from", "to"]),
+    ("把 3 张票改成 5 张票", ["from", "to"]),
+    # a value in another part, or no earlier value of the kind
+    ("book Wednesday at 10, then move the gym to Friday", [None, "to"]),
+    ("把会议改到周三", ["to"]),
+    ("reserve Friday at 7 for 4 people", [None, None]),
+])
+def test_a_value_a_thing_is_moved_from(reader, text, roles):
+    assert [v["role"] for v in reader.extract(text) if v["type"] in ("time", "count")] == roles
+
+
+@pytest.mark.parametrize("text, end", [
+    ("a 90-minute massage at 3 PM", (16, 30)),
+    ("一个半小时的瑜伽课，明早七点开始", (8, 30)),
+    ("book the court for two hours starting at 6 PM", (20, 0)),
+    # a lead, a wait or a repeat is no length of the thing; two clocks say the end themselves
+    ("remind me 2 hours before the 9 AM flight", None),
+    ("两小时后提醒我，九点的会", None),
+    ("every 2 hours from 8 AM", None),
+    ("a 2-hour slot, 9 to 11 AM", None),
+])
+def test_an_end_told_as_a_length(reader, text, end):
+    ends = [(v["hour"], v["minute"]) for v in reader.extract(text) if v["type"] == "time" and v.get("span_only")]
+    assert ends == ([end] if end else [])
+
+
+@pytest.mark.parametrize("text, clocks", [
+    ("reserve the studio Saturday morning, 9 to 11", [(9, "start"), (11, "end")]),
+    ("tomorrow afternoon, 1-3.", [(13, "start"), (15, "end")]),
+    ("明天下午，2到4", [(14, "start"), (16, "end")]),
+    ("a table Saturday evening, 2 to 4 people", []),
+    ("Saturday morning, rated 2 to 4 stars", []),
+])
+def test_a_clock_range_in_bare_numbers(reader, text, clocks):
+    got = [(v["hour"], v.get("span")) for v in reader.extract(text) if v["type"] == "time" and v["hour"] is not None]
+    assert got == clocks
+
+
+@pytest.mark.parametrize("text, hour, ambiguous", [
+    ("wake me at 5:45 every day", 5, False),
+    ("明天五点半叫我起床", 5, False),
+    ("wake me at 5:45", 5, True),             # a nap: either half of the dial
+    ("call me tomorrow at 5:45", 5, True),
+])
+def test_a_wake_up_clock(reader, text, hour, ambiguous):
+    (t,) = [v for v in reader.extract(text) if v["type"] == "time" and v["hour"] is not None]
+    assert (t["hour"], t["ambiguous_12h"]) == (hour, ambiguous)
+
+
+@pytest.mark.parametrize("text, want", [
+    ("咖啡豆买 2 包，周末送到", [("count", 2, "咖啡豆")]),
+    ("牛奶要两盒。", [("count", 2, "牛奶")]),
+    ("买 2 包。", []),
+    ("明早 6 点 45 叫车", [("time", 6, 45)]),
+    ("下午 3 点 12 个人到", [("time", 15, 0), ("count", 12, "人")]),
+])
+def test_a_verb_after_a_thing_and_a_minute_after_a_space(reader, text, want):
+    got = [(v["type"], v["hour"], v["minute"]) if v["type"] == "time" else (v["type"], v["value"], v["object"])
+           for v in reader.extract(text) if v["type"] in ("time", "count")]
+    assert got == want
 
 
 @pytest.mark.parametrize("text, moved", [

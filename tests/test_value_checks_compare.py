@@ -378,6 +378,100 @@ def test_a_chinese_count_named_before_it(tools):
 
 
 # ---- the money a write moved, in a record it returned (refund.amount, payment_history[].amount)
+# ---- asked versus done: what a request asks, read as value_run.asked reads it (its day and clock not joined)
+def asked(tools, text, args, at="2026-12-01T12:00:00+00:00", tz=None):
+    from trace_audit.queries.reading.value_checks import _ASKABLE
+    reader, cmp = tools
+    wants = [v for v in reader.extract(text) if v["type"] in _ASKABLE]
+    stored = stored_values(json.dumps(args), None, None, None, [])
+    return [(r[1], r[-1]) for r in _compared(cmp, wants, stored, at, tz, zone_known=tz is not None, join_days=False)]
+
+
+@pytest.mark.parametrize("text, args, want", [
+    # a family of values a field holds: room types, ride tiers across apps, spice levels, leave kinds
+    ("a king room at the Marlowe please", {"hotel": "marlowe", "room_type": "QUEEN"}, [("room_type", "mismatch")]),
+    ("a king room at the Marlowe please", {"hotel": "marlowe", "room_type": "King Room"}, [("room_type", "match")]),
+    ("a double room at the Marlowe please", {"hotel": "marlowe", "room_type": "king"}, [("room_type", "match")]),
+    ("订一间双床房", {"room_type": "大床房"}, [("room_type", "mismatch")]),
+    ("get me an Uber Comfort to the ferry terminal", {"product_id": "uberx"}, [("product_id", "mismatch")]),
+    ("get me an Uber Comfort to the ferry terminal", {"product_id": "comfort", "vehicle_color": "black"},
+     [("product_id", "match")]),
+    ("叫一辆优享去虹桥火车站", {"product": "express"}, [("product", "mismatch")]),
+    ("帮我叫个拼车去园区", {"product": "carpool"}, [("product", "match")]),
+    ("酸菜鱼要不辣的", {"items": [{"name": "酸菜鱼", "spice_level": "hot", "qty": 1}]},
+     [("items.spice_level", "mismatch")]),
+    ("酸菜鱼要不辣的", {"items": [{"name": "酸菜鱼", "spice_level": "none", "qty": 1}], "cup_size": "medium"},
+     [("items.spice_level", "match")]),
+    ("make the green curry medium spicy", {"dish": "green curry", "heat": "mild"}, [("heat", "mismatch")]),
+    ("put in two days of annual leave", {"leave_type": "sick", "days": 2}, [("leave_type", "mismatch")]),
+    ("put in two days of annual leave", {"leave_type": "vacation", "days": 2}, [("leave_type", "match")]),
+    ("请一天事假", {"leave_type": "annual"}, [("leave_type", "mismatch")]),
+    ("Denver on Jan 9 in economy please", {"cabin": "premium_economy"}, [("cabin", "mismatch")]),
+])
+def test_choices_of_a_family_a_field_holds(tools, text, args, want):
+    assert [v for v in asked(tools, text, args) if v[0] != "date"] == want
+
+
+@pytest.mark.parametrize("text, args", [
+    ("please double check the order and ship it express", {"order_id": "A1", "shipping": "express", "beds": "double"}),
+    ("the pub is the King's Arms, book a table there", {"venue": "kings-arms", "room_type": "queen"}),
+    ("辣椒酱单独装，别放一起", {"spice_level": "hot"}),
+    ("I'm feeling sick, push my standup", {"leave_type": "personal"}),
+])
+def test_no_choice_of_those_families_is_read_from_other_words(tools, text, args):
+    assert all(f not in ("room_type", "shipping", "spice_level", "leave_type") for f, _ in asked(tools, text, args))
+
+
+def test_a_value_a_thing_is_moved_from_is_not_asked(tools):
+    at = "2026-11-30T15:00:00+00:00"  # a Monday
+    args = {"start": "2026-12-03T14:00:00-05:00"}  # Thursday 2 PM
+    assert asked(tools, "push Wednesday's 1:1 to Thursday at 2", args, at) == [("start", "match")]
+    assert asked(tools, "push Wednesday's 1:1 to Thursday at 2", {"start": "2026-12-03T15:00:00-05:00"}, at) == \
+        [("start", "mismatch")]
+    assert asked(tools, "把周三的组会挪到周四下午两点", {"start": "2026-12-03T14:00:00+08:00"}, at) == [("start", "match")]
+    # a time in another part of the request is still asked
+    assert asked(tools, "book Wednesday at 10, then move the gym to Friday",
+                 {"start": "2026-12-02T11:00:00-05:00"}, at)[0] == ("start", "mismatch")
+
+
+def test_an_end_told_as_a_length_from_a_start(tools):
+    args = {"start": "2026-12-02 14:00", "end": "2026-12-02 15:00"}
+    assert asked(tools, "一个半小时的会议，明天下午两点开始", args) == [("start", "match"), ("end", "mismatch")]
+    assert asked(tools, "一个半小时的会议，明天下午两点开始", {**args, "end": "2026-12-02 15:30"}) == \
+        [("start", "match"), ("end", "match")]
+    assert asked(tools, "a 90-minute massage at 3 PM", {"slot": "15:00", "slot_end": "16:00"})[-1] == ("slot_end", "mismatch")
+    # no end field: the end is compared with nothing; a lead or a wait is no length of the thing
+    assert asked(tools, "a 90-minute massage at 3 PM", {"slot": "15:00"}) == [("slot", "match")]
+    assert asked(tools, "remind me 2 hours before the 9 AM flight", {"remind_at": "07:00", "end": "07:05"}) == \
+        [("remind_at", "mismatch")]
+    assert asked(tools, "两小时后提醒我，九点的会", {"at": "09:00", "end_time": "09:30"}) == [("at", "match")]
+
+
+def test_a_clock_range_in_bare_numbers_under_a_day_part(tools):
+    args = {"start": "2026-12-05T09:00:00-05:00", "end": "2026-12-05T10:00:00-05:00"}
+    assert asked(tools, "reserve the studio Saturday morning, 9 to 11", args) == [("start", "match"), ("end", "mismatch")]
+    assert asked(tools, "reserve the studio Saturday morning, 9 to 11", {**args, "end": "2026-12-05T11:00:00-05:00"}) == \
+        [("start", "match"), ("end", "match")]
+    # counts, not clocks
+    assert [f for f, _ in asked(tools, "a table Saturday evening, 2 to 4 people", args)] == ["start"]
+
+
+def test_a_wake_up_clock_tied_to_a_day_or_a_repeat_is_in_the_morning(tools):
+    assert asked(tools, "wake me at 5:45 every day", {"time": "17:45"}) == [("time", "mismatch")]
+    assert asked(tools, "wake me at 5:45 every day", {"time": "05:45"}) == [("time", "match")]
+    assert asked(tools, "明天五点半叫我起床", {"time": "17:30"}) == [("time", "mismatch")]
+    # no day and no repeat (a nap), or no wake-up: either half of the dial
+    assert asked(tools, "wake me at 5:45", {"time": "17:45"}) == [("time", "match")]
+    assert asked(tools, "call me tomorrow at 5:45", {"time": "17:45"}) == [("time", "match")]
+
+
+def test_a_count_with_a_verb_after_its_thing_and_a_minute_after_a_space(tools):
+    assert asked(tools, "咖啡豆买 2 包，周末送到", {"sku": "BEAN-1", "quantity": 3}) == [("quantity", "mismatch")]
+    assert asked(tools, "咖啡豆买 2 包，周末送到", {"sku": "BEAN-1", "quantity": 2}) == [("quantity", "match")]
+    assert asked(tools, "明早 6 点 45 叫车去机场", {"pickup_time": "2026-12-02 06:50:00"}) == [("pickup_time", "mismatch")]
+    assert asked(tools, "明早 6 点 45 叫车去机场", {"pickup_time": "2026-12-02 06:45:00"}) == [("pickup_time", "match")]
+
+
 def test_money_the_write_moved_in_its_returned_record(tools):
     args = {"order_id": "#K1102", "reason": "duplicate"}
     back = {"order_id": "#K1102", "status": "cancelled", "refund": {"amount": 61.5, "method": "gift_card_01"}}

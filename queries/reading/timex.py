@@ -96,7 +96,9 @@ class TimeReader:
             # 八点, 8点半, 七点一刻, 十点十五, 8时30分; not 三点建议
             rf"(?P<zhc>(?={num_first})(?<![\d.])(?P<zhc_h>{zh_d})\s*(?:{alt(gr['zh_hour'])}"
             rf"(?!{alt(t['zh_dian_not_before'])})|(?<=\d){alt(gr['zh_hour_formal'])}(?=\d|{zh_small}|{alt(self.zh_minutes)}))"
-            rf"(?:(?P<zhc_q>{alt(self.zh_minutes)})|(?![两俩])(?P<zhc_m>{zh_d})(?:(?!{alt(gr['zh_not_minute'])}){alt(gr['zh_minute'])})?)?)",
+            rf"(?:(?P<zhc_q>{alt(self.zh_minutes)})|(?![两俩])(?P<zhc_m>{zh_d})(?:(?!{alt(gr['zh_not_minute'])}){alt(gr['zh_minute'])})?"
+            # 5 点 40 written with a space: two digits, no count or duration after them (3 点 20 个人)
+            rf"|\s+(?P<zhc_s>\d\d)(?![\d.:])(?!\s*(?:{alt(gr['zh_not_minute'] + lex['count']['classifiers_zh'] + lex['count']['selfcounted_zh'], False)})))?)",
             # 17号 (not 3号线), 17日, "on the 21st"
             rf"(?P<dom>(?=[\d{zh_small[1:-1]}{dom_first}])(?<![\d第.])(?P<dom_d>{zh_d})\s*{alt(gr['zh_day_alone'])}"
             rf"(?!{alt(t['zh_day_not_before'])})|{alt(gr['day_of_month_before'])}\s+(?P<dom_e>{d2}){nth}(?![A-Za-z])"
@@ -205,8 +207,8 @@ class TimeReader:
                 return None  # 有3点, 以下两点
             if g("zhc_q"):
                 minute = self.zh_minutes[g("zhc_q")]
-            elif g("zhc_m"):
-                minute = self.num.value(g("zhc_m"))
+            elif g("zhc_m") or g("zhc_s"):
+                minute = self.num.value(g("zhc_m") or g("zhc_s"))
             if g(kind) in self.little and not text[:start].endswith(self.one_after):
                 fixed = None  # "一点" is also "a little": only next to a day or a day part
         else:  # bare: "at 8", "for 8 tomorrow", "at 4 p.m."

@@ -115,7 +115,8 @@ class Comparer:
                 # a date field of neither end is the day of both ("date" beside "start" and "end")
                 mine += [(s, ok) for s, ok, e in ends
                          if e is None and all(h < 0 for _, h, _, _ in as_wall_clocks(s.value, zone))]
-            fits = mine or [(s, ok) for s, ok, e in ends if e is None]
+            # an end told as a length from a start is about the end fields only
+            fits = mine or [(s, ok) for s, ok, e in ends if e is None and not told.get("span_only")]
         if kind == "id" and fits and not any(ok for _, ok in fits):
             # the write holds the told id under another name (服务单号AS99812: service_id, not order_id)
             same = next((s for s in stored if isinstance(s.value, str) and (words(s.field) or [""])[-1] in _ID_WORDS

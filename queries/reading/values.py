@@ -25,6 +25,7 @@ from pathlib import Path
 
 from .numerals import Numerals
 from .timex import TimeReader
+from .value_context import ValueContext
 from .word_patterns import alt, key, lower
 
 LEXICON_FILE = Path(__file__).resolve().parent.parent / "lexicon" / "values.toml"  # the built-in lexicon
@@ -56,6 +57,7 @@ class ValueReader:
     def __init__(self, lex: dict):
         self.num = Numerals(lex)
         self.times = TimeReader(lex, self.num)
+        self.context = ValueContext(lex, self.times)
         zh_n, en_n = self.num.zh, self.num.en
         # ---- amounts
         a = lex["amount"]
@@ -110,7 +112,8 @@ class ValueReader:
         self.selfcounted = set(c["selfcounted_zh"])
         self.ends_zh = re.compile(rf"\s*(?:{_EDGE}|$)")
         self.total_zh_re = re.compile(rf"(?:{alt(c.get('total_zh', []), False)})\s*$")
-        self.before_zh_re = re.compile(rf"(?P<noun>[^{c['stop_zh']}\W\d_A-Za-z]{{2,8}})\s*$")
+        self.before_zh_re = re.compile(  # 猫粮买 3 袋: a verb between
+            rf"(?P<noun>[^{c['stop_zh']}\W\d_A-Za-z]{{2,8}}?)\s*(?:{alt(c.get('verbs_between_zh', []), False)})?\s*$")
         self.people_zh = set(c.get("people_zh", []))
         self.spec_re = re.compile(rf"\s*\d+(?:\.\d+)?\s*(?:{alt(c.get('spec_units', []))})\s*(?:的\s*)?")
         self.noun_zh_re = re.compile(rf"(?!{alt(c['not_objects_zh'], False)})(?:(?!{_EDGE}).){{0,8}}?"
@@ -249,6 +252,7 @@ class ValueReader:
             for _s, _e, v in kept:
                 if v["type"] == "amount":
                     v["moved"] = True  # money said to move here, not a price told
+        self.context.apply(low, text, kept)
         self._gone_and_more(low, kept)
         return [v for _s, _e, v in kept]
 
