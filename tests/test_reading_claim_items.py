@@ -160,3 +160,14 @@ def test_a_word_with_bing_inside_is_no_coordination(plan, text, clauses):
 def test_what_goes_on_with_no_completed_verb_claims_nothing_more(plan, text):
     assert all(i["action"] != "send" or "收到" not in i["clause"] for i in _items(plan, text)), _items(plan, text)
     assert len(_items(plan, text)) <= 1, _items(plan, text)
+
+
+@pytest.mark.parametrize("text, group", [
+    # a room of a home is no hotel room; a room booked still is
+    ("The robot vacuum has started on the living room and hallway.", "home_room"),
+    ("Started a clean of the bedroom.", "home_room"),
+    ("Your room at the Hyatt is booked for Friday.", "hotel"),
+    ("I've reserved a double room for two nights.", "hotel"),
+])
+def test_a_room_of_a_home_is_no_hotel(plan, text, group):
+    assert _items(plan, text) and all(i["object"] == group for i in _items(plan, text)), _items(plan, text)

@@ -136,3 +136,16 @@ def test_a_weak_verb_before_a_weak_read_word_names_what_is_read(typer, name):
 def test_a_weak_verb_with_no_read_word_after_it_still_writes(typer, name, action):
     c = typer.classify(name)
     assert c.is_write is (action is not None) and c.action == action, c
+
+
+@pytest.mark.parametrize("name, is_write, action", [
+    # reloading a card, a balance or a wallet puts money on it (a top-up); reloading anything else reads
+    ("presto.card.reload", True, "book"), ("reload_stored_balance", True, "book"), ("wallet/reload", True, "book"),
+    ("nginx.config.reload", False, None), ("browser.tab.reload", False, None), ("card.reload.history", False, None),
+    # a cleaning robot set to work is a device switched; a cleaning log read is no write
+    ("ecovacs.zone_clean", True, "update"), ("robot.mop", True, "update"), ("dreame.sweep", True, "update"),
+    ("get_clean_summary", False, None), ("vacuum.status", False, None),
+])
+def test_a_verb_read_by_the_thing_the_tool_names(typer, name, is_write, action):
+    c = typer.classify(name)
+    assert (c.is_write, c.action) == (is_write, action), c

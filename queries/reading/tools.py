@@ -57,6 +57,9 @@ class ToolTyper:
             for v in spec.get("weak_tool", []):
                 self.weak.setdefault(v, cls)
         self.last = {v: cls for cls, spec in lex["actions"].items() for v in spec.get("last_tool", [])}
+        # a verb whose class is the thing the tool names (ventra.card.reload puts money on a card)
+        self.in_context = {v: (cls, frozenset(ctx)) for cls, spec in lex["actions"].items()
+                           for v, ctx in spec.get("tool_in_context", {}).items()}
         # things whose making is an action of their own (wise.transfers.create moves money)
         self.nouns = {w: cls for cls, spec in lex["actions"].items() for w in spec.get("tool_nouns", [])}
         tools = lex["tools"]
@@ -75,6 +78,10 @@ class ToolTyper:
     def _verb(self, ws: list[str]) -> tuple[str, str | None, str] | None:
         """(verb, class, 'strong'|'weak'); two-word verbs (transfer_money, check_status) first, and
         a verb said again (rebook, reorder, reissue, repay) as the verb itself."""
+        for w in ws:
+            if (w in self.in_context and self.in_context[w][1].intersection(ws)
+                    and not any(self.strong.get(v, 0) is None or self.weak.get(v, 0) is None for v in ws)):
+                return w, self.in_context[w][0], "strong"
         for table, tier in ((self.strong, "strong"), (self.weak, "weak")):
             for i, w in enumerate(ws):
                 pair = "_".join(ws[i:i + 2])
