@@ -472,6 +472,19 @@ def test_a_count_with_a_verb_after_its_thing_and_a_minute_after_a_space(tools):
     assert asked(tools, "明早 6 点 45 叫车去机场", {"pickup_time": "2026-12-02 06:45:00"}) == [("pickup_time", "match")]
 
 
+@pytest.mark.parametrize("at, stored, verdict", [
+    # said on a Friday: "next Wednesday" is the coming one, never a week after it
+    ("2026-12-04T15:00:00+00:00", "2026-12-09T11:00:00-05:00", "match"),
+    ("2026-12-04T15:00:00+00:00", "2026-12-16T11:00:00-05:00", "mismatch"),
+    # said on a Monday: this week's or next week's Wednesday, either; not the one after
+    ("2026-11-30T15:00:00+00:00", "2026-12-02T11:00:00-05:00", "match"),
+    ("2026-11-30T15:00:00+00:00", "2026-12-09T11:00:00-05:00", "match"),
+    ("2026-11-30T15:00:00+00:00", "2026-12-16T11:00:00-05:00", "mismatch"),
+])
+def test_next_weekday_from_the_turns_weekday(tools, at, stored, verdict):
+    assert asked(tools, "move my physio to next Wednesday at 11", {"start": stored}, at) == [("start", verdict)]
+
+
 def test_money_the_write_moved_in_its_returned_record(tools):
     args = {"order_id": "#K1102", "reason": "duplicate"}
     back = {"order_id": "#K1102", "status": "cancelled", "refund": {"amount": 61.5, "method": "gift_card_01"}}

@@ -69,10 +69,15 @@ def told_days(told: dict, at: datetime | None) -> list[str]:
         ahead = (told["weekday"] - at.weekday()) % 7
         if told.get("week_offset"):
             ahead = 7 * told["week_offset"] + told["weekday"] - at.weekday()
-        # 下周一 is next week's Monday; English "next Monday" is either, and a weekday said on that
-        # weekday ("Monday", on a Monday) may be today or in a week
-        english_next = told.get("week_offset") and not CJK.search(told.get("text") or "")
-        options = [ahead, ahead + 7] if ahead == 0 or (english_next and ahead < 7) else [ahead]
+        # 下周一 is next week's Monday, and a weekday said on that weekday ("Monday", on a Monday) may be
+        # today or in a week. English "next Tuesday" is next week's Tuesday; said before Tuesday in this
+        # week (on a Monday) it may also be this week's, the next one to come, but said after it (on a
+        # Thursday) it is the coming Tuesday only, never a week later
+        english = told.get("week_offset") and not CJK.search(told.get("text") or "")
+        if english and told["week_offset"] == 1:
+            options = [ahead - 7, ahead] if ahead > 7 else [ahead]
+        else:
+            options = [ahead, ahead + 7] if ahead == 0 or (english and ahead < 7) else [ahead]
         return [(at + timedelta(days=d)).strftime("%Y-%m-%d") for d in options]
     if told.get("day_of_month"):
         day = told["day_of_month"]
