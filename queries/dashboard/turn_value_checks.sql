@@ -3,7 +3,8 @@
 -- told the user, against the backing write's arguments (written) and the value stored (read back,
 -- else the returned record, else the arguments: stored_from). 'asked': a value the user's request
 -- asked for, against the write's arguments. verdict: match | mismatch | unbacked (the write stored
--- another claim's value: this claim's action was never done).
+-- another claim's value, or was for other claims: this claim's action was never done) | another_thing
+-- (a name told of a thing made, over a write that made nothing: it stored another thing's).
 SELECT v.check_kind, v.reply_id, v.clause_no, c.clause, v.seq, v.tool, v.field, v.value_type, v.told, v.written,
        v.stored, v.stored_from, v.verdict
 FROM value_checks v

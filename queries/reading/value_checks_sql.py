@@ -28,7 +28,9 @@ SELECT hash(ci.vals, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error
             strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source, z.off) AS k,
        ca.reply_id, ca.task_id, ca.text_id, ca.clause_no, s.seq, s.tool,
        CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.reply_time, f.tz, f.tz_source,
-       z.off AS turn_offset
+       z.off AS turn_offset,
+       CASE WHEN ca.action IN ('create', 'book') AND tc.action IN ('update', 'delete') THEN 1 ELSE 0 END AS made_by_none,
+       ca.taken
 FROM claimed_actions ca
 JOIN claim_items ci ON ci.text_id = ca.text_id AND ci.clause_no = ca.clause_no
 JOIN claim_fits w ON w.reply_id = ca.reply_id AND w.clause_no = ca.clause_no AND w.outcome <> 'not_started'
@@ -37,6 +39,7 @@ LEFT JOIN tasks t ON t.task_id = ca.task_id
 LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_files GROUP BY path) f
        ON f.path = t.source_file
 LEFT JOIN _ta_turn_offset z ON z.task_id = ca.task_id
+LEFT JOIN tool_classes tc ON tc.tool = s.tool
 WHERE ca.has_vals = 1 AND ca.own_window = 1
 """
 # the tasks whose told values are compared (for TURN_OFFSETS)
@@ -59,7 +62,7 @@ JOIN claim_items ci ON ci.text_id = o.text_id AND ci.clause_no = o.clause_no
 # same type in the same clause is about something else ("saved for 4 PM instead of 8 AM").
 TOLD_VERDICTS = """
 WITH r AS (
-    SELECT o.reply_id, o.task_id, o.clause_no, o.seq, o.tool, o.is_backing, x.*
+    SELECT o.reply_id, o.task_id, o.clause_no, o.seq, o.tool, o.is_backing, o.made_by_none, o.taken, x.*
     FROM _ta_results x JOIN _ta_told o ON o.k = x.k WHERE x.check_kind = 'told'
       AND ($all_values OR o.reply_id IN (
           SELECT t.reply_id FROM _ta_told t JOIN _ta_results b ON b.k = t.k
@@ -88,9 +91,15 @@ kept AS (
 )
 -- One write, two claims of it ("8 PM's reminder is set, and 7 AM's too", one createReminder): the
 -- write stored the first claim's value, so the second is an action never done, not a wrong value.
+-- So are the values of a claim whose writes were all for other claims (claimed_actions.taken: 已删除「周报」
+-- beside a rename of a list). A thing told as made under a name ("新建了待办「…」") over a write that made
+-- nothing (that rename) is another thing than what the write stored (another_thing: no wrong value;
+-- whether the claim is backed stays said_but_not_done's to say).
 SELECT k.reply_id, k.task_id, k.clause_no, k.seq, k.tool, k.check_kind, k.field, k.value_type, k.told, k.written,
        k.stored, k.stored_from,
-       CASE WHEN k.verdict = 'mismatch' AND o.reply_id IS NOT NULL THEN 'unbacked' ELSE k.verdict END AS verdict
+       CASE WHEN k.verdict = 'mismatch' AND (o.reply_id IS NOT NULL OR k.taken = 1) THEN 'unbacked'
+            WHEN k.verdict = 'mismatch' AND k.value_type = 'quote' AND k.made_by_none = 1 THEN 'another_thing'
+            ELSE k.verdict END AS verdict
 FROM kept k
 LEFT JOIN (SELECT DISTINCT reply_id, clause_no, seq, field FROM matched_fields) o
        ON o.reply_id = k.reply_id AND o.seq = k.seq AND o.field = k.field AND o.clause_no <> k.clause_no
