@@ -500,6 +500,8 @@ def test_a_value_a_thing_is_moved_from(reader, text, roles):
     ("两小时后提醒我，九点的会", None),
     ("every 2 hours from 8 AM", None),
     ("a 2-hour slot, 9 to 11 AM", None),
+    ("extend the 9am meeting by 30 minutes", None),
+    ("I'll be 30 minutes late to the 9am meeting", None),
 ])
 def test_an_end_told_as_a_length(reader, text, end):
     ends = [(v["hour"], v["minute"]) for v in reader.extract(text) if v["type"] == "time" and v.get("span_only")]
@@ -512,6 +514,8 @@ def test_an_end_told_as_a_length(reader, text, end):
     ("明天下午，2到4", [(14, "start"), (16, "end")]),
     ("a table Saturday evening, 2 to 4 people", []),
     ("Saturday morning, rated 2 to 4 stars", []),
+    ("Dec 5 flight, seats 2-4", []),
+    ("Saturday morning rows 9 to 11", []),
 ])
 def test_a_clock_range_in_bare_numbers(reader, text, clocks):
     got = [(v["hour"], v.get("span")) for v in reader.extract(text) if v["type"] == "time" and v["hour"] is not None]

@@ -45,6 +45,7 @@ class ValueContext:
         self.bare_range = re.compile(
             rf"(?<![\d:：.,/$€£¥#-])(?P<a>\d{{1,2}})(?::(?P<am>\d\d))?\s*(?:{ends})\s*(?P<b>\d{{1,2}})(?::(?P<bm>\d\d))?"
             r"(?![\d:：%/]|\.\d)(?=\s*(?:[.,;!?)\]。，！？；、]|$))")
+        self.bare_after = re.compile(rf"(?:^|[,，:：;；(（]|(?:{alt(rg.get('bare_after', []))}))\s*$")
         w = t.get("wake", {})
         self.wake_re = re.compile(alt(w["words"])) if w.get("words") else None
         self.wake_part = w.get("part", "morning")
@@ -72,6 +73,9 @@ class ValueContext:
         if len(days) != 1 or len(found) != 1:
             return
         day, m = days[0], found[0]
+        ends_at = next(e for _s, e, v in kept if v is day)
+        if not (ends_at <= m.start() and (not low[ends_at:m.start()].strip() or self.bare_after.search(low, 0, m.start()))):
+            return  # "seats 2-4": a range of something else
         a, b = int(m.group("a")), int(m.group("b"))
         if not (1 <= a <= 12 and 1 <= b <= 12):
             return
