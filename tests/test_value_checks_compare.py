@@ -407,6 +407,16 @@ def asked(tools, text, args, at="2026-12-01T12:00:00+00:00", tz=None):
     ("put in two days of annual leave", {"leave_type": "vacation", "days": 2}, [("leave_type", "match")]),
     ("请一天事假", {"leave_type": "annual"}, [("leave_type", "mismatch")]),
     ("Denver on Jan 9 in economy please", {"cabin": "premium_economy"}, [("cabin", "mismatch")]),
+    ("少冰半糖的燕麦奶拿铁", {"items": [{"name": "拿铁", "ice": "none", "sugar": "half", "milk": "oat"}]},
+     [("items.ice", "mismatch"), ("items.sugar", "match"), ("items.milk", "match")]),
+    ("two vegetarian meals please", {"meal": "MOML"}, [("meal", "mismatch")]),
+    ("two vegetarian meals please", {"meal": "VGML"}, [("meal", "match")]),
+    ("ship it with next-day delivery", {"shipping_method": "standard"}, [("shipping_method", "mismatch")]),
+    ("a tall latte for pickup", {"fulfillment": "delivery"}, [("fulfillment", "mismatch")]),
+    # a family's plain codes are read only in its own fields
+    ("ship it with express shipping", {"room_type": "standard", "shipping": "express"}, [("shipping", "match")]),
+    ("a twin room please", {"room_type": "twin", "bed_type": "single"}, [("room_type", "match")]),
+    ("a twin room please", {"room_type": "twin", "spice": "none", "leave": "personal"}, [("room_type", "match")]),
 ])
 def test_choices_of_a_family_a_field_holds(tools, text, args, want):
     assert [v for v in asked(tools, text, args) if v[0] != "date"] == want
