@@ -164,10 +164,39 @@ def test_what_goes_on_with_no_completed_verb_claims_nothing_more(plan, text):
 
 @pytest.mark.parametrize("text, group", [
     # a room of a home is no hotel room; a room booked still is
-    ("The robot vacuum has started on the living room and hallway.", "home_room"),
+    ("The robot has started on the living room and hallway.", "home_room"),
     ("Started a clean of the bedroom.", "home_room"),
     ("Your room at the Hyatt is booked for Friday.", "hotel"),
     ("I've reserved a double room for two nights.", "hotel"),
 ])
 def test_a_room_of_a_home_is_no_hotel(plan, text, group):
     assert _items(plan, text) and all(i["object"] == group for i in _items(plan, text)), _items(plan, text)
+
+
+def _backs(plan, text: str) -> list[tuple[str | None, str | None]]:
+    return [(r["object"], r["backs"]) for r in read_texts([text], plan)["claim_items"].to_pylist()]
+
+
+@pytest.mark.parametrize("text, group", [
+    # a home's device must be named by the write that backs a claim about it
+    ("The side gate is locked now.", "door"),
+    ("The hallway thermostat is set to 20 degrees.", "thermostat"),
+    ("The patio lights are off.", "light"),
+    ("书房的窗帘已经拉上了。", "blind"),
+    ("扫地机器人的定时清扫已经设好了。", "vacuum"),
+])
+def test_a_device_claim_needs_a_write_naming_it(plan, text, group):
+    got = _backs(plan, text)
+    assert got and all(o == group and b.endswith(",named,") for o, b in got), got
+
+
+@pytest.mark.parametrize("text", [
+    # a shop's product, a thing that is no device: no naming needed
+    "The desk lamp in your order is now the walnut finish.",
+    "落地台灯已换成白色款。",
+    "Your hotel room is booked.",
+    "I've added the door mat to your cart.",
+])
+def test_a_product_or_booking_needs_no_named_write(plan, text):
+    got = _backs(plan, text)
+    assert got and all(not (b or "").endswith(",named,") for o, b in got), got

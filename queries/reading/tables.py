@@ -75,6 +75,8 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                 for cls, spec in plan.lexicon.data["actions"].items() if spec.get("message_words")]
     consequences = plan.lexicon.data.get("object_consequences", {})
     follows = set(consequences.get("groups", []))
+    # a device must be named by the write that backs a claim about it: ",named," after its classes
+    named = set(plan.lexicon.data.get("object_named", {}).get("groups", []))
     objs = plan.lexicon.data["objects"]
     containers = re.compile(r"\b(?:" + "|".join(objs["containers_en"]) + r")\b|" + "|".join(objs["containers_zh"]), re.I)
     generic = {w for w in objs["en"] + objs["zh"] if w.isalpha()} | {
@@ -134,7 +136,7 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                                     ("follows_object", (consequences.get("objects", {}).get(group) or [None])[0]
                                      if follows_from else None),
                                     ("backs", "," + ",".join(consequences.get("classes", {}).get(group, [])) + ","
-                                     if follows_from else backed),
+                                     if follows_from else ((backed or ",") + "named," if group in named else backed)),
                                     ("clause", c.text),
                                     ("vals", json.dumps(vals, ensure_ascii=False) if vals else None),
                                     # what it names in its own words, and the quotations of its clause

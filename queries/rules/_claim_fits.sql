@@ -28,6 +28,8 @@
 -- - a send claim is fitted by a write whose call asked it to send as it
 --   went ({"sendEmail": true}: users.resetPassword backs "I've sent you a
 --   reset link").
+-- - a claim about a device ([object_named]: backs ends ",named,") is fitted
+--   only by a write whose tool names its kind or whose call mentions it.
 -- - a write that returned the id the claim tells of its object ("Order
 --   ORD-22910048 is placed" over POST /carts/{id}/commit returning that
 --   order_id) made that thing, whatever its tool names.
@@ -131,7 +133,7 @@ pairs_mentioned AS (
 fits AS (
     SELECT p.reply_id, p.clause_no, p.task_id, p.seq, p.tool, p.outcome, p.names_object,
            -- fits by more than the family of classes: the same class, or a tool naming the object
-           CASE WHEN p.names_object = 1 OR p.action = p.tool_action OR p.follows = TRUE OR p.backs = ',*,'
+           CASE WHEN p.names_object = 1 OR p.action = p.tool_action OR p.follows = TRUE OR strpos(p.backs, ',*,') > 0
                      OR p.action IS NULL OR p.tool_action IS NULL OR p.mentions = TRUE OR p.sends = TRUE
                 THEN 1 ELSE 0 END AS exact
     FROM pairs_mentioned p
@@ -143,6 +145,9 @@ fits AS (
               -- (refunds.create, payments.schedule: the tool names it)
               WHEN p.follows = TRUE THEN strpos(coalesce(p.backs, ''), ',' || coalesce(p.tool_action, '?') || ',') > 0
                    OR p.mentions = TRUE OR p.names_follows = 1 OR p.names_object = 1
+              -- a device (backs ends ",named,": [object_named]) is backed only by a write naming its kind or
+              -- mentioning it: a thermostat's write backs no "the front door is locked"
+              WHEN strpos(coalesce(p.backs, ''), ',named,') > 0 AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE
               -- (unless its own call mentions the thing: reservations.create{check_in} books a room
               -- though hotel.booking.create names hotels, in a file that holds both agents' runs)
               WHEN p.is_named = 1 AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE
@@ -151,7 +156,7 @@ fits AS (
               -- receipt" over chat.postMessage, sms.send): the thing sent is its content, not its object
               WHEN p.object IS NOT NULL AND p.objects <> ',,' AND p.names_object = 0 AND p.mentions = FALSE
                    AND NOT (p.action = 'send' AND p.tool_action = 'send') THEN FALSE
-              WHEN p.action IS NULL OR p.backs = ',*,' OR p.tool_action IS NULL THEN TRUE
+              WHEN p.action IS NULL OR strpos(coalesce(p.backs, ''), ',*,') > 0 OR p.tool_action IS NULL THEN TRUE
               ELSE strpos(coalesce(p.backs, ''), ',' || p.tool_action || ',') > 0
           END
 )
