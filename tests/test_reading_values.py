@@ -532,6 +532,7 @@ def test_a_clock_range_in_bare_numbers(reader, text, clocks):
     ("wake me at 5:45 every day", 5, False),
     ("明天五点半叫我起床", 5, False),
     ("wake me at 5:45", 5, True),             # a nap: either half of the dial
+    ("wake me up today at 4:30", 4, True),
     ("call me tomorrow at 5:45", 5, True),
 ])
 def test_a_wake_up_clock(reader, text, hour, ambiguous):

@@ -58,7 +58,9 @@ class ValueContext:
         if self.wake_re is not None and times and self.wake_re.search(low):
             repeat = any(v["type"] == "choice" and v["enum"] == "repeat" for _s, _e, v in kept)
             for v in times:
-                if v.get("ambiguous_12h") and 1 <= v["hour"] <= 11 and (repeat or any(v.get(k) is not None for k in _DAY)):
+                # a day to come (today's may be a nap: "wake me today at 4:30" said at 2 PM)
+                later = v.get("day_offset") not in (None, 0) or any(v.get(k) is not None for k in _DAY[1:])
+                if v.get("ambiguous_12h") and 1 <= v["hour"] <= 11 and (repeat or later):
                     v["ambiguous_12h"], v["part"] = False, self.wake_part
         if self.duration_re is not None and times:
             self._end_by_length(low, text, kept)
