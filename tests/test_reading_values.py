@@ -594,3 +594,17 @@ def test_a_stay_named_by_its_night_is_its_start(reader):
 ])
 def test_bare_amount_before_its_payee(reader, text, amounts):
     assert [v["value"] for v in reader.extract(text) if v["type"] == "amount"] == amounts
+
+
+# ---- an activity kept up until its end (唱到 12 点): that clock is the end; a number before 场 names a court
+# or a hall (3 号场), no day; a change's 到 (改到) stays a change, and English "until" is no end of the thing
+@pytest.mark.parametrize("text, want", [
+    ("包厢订好了，晚上 8 点开始，唱到 12 点", [("晚上 8 点", None, "start"), ("12 点", "to", "end")]),
+    ("保龄球道订好了，下午 4 点开始，玩到 6 点", [("下午 4 点", None, "start"), ("6 点", "to", "end")]),
+    ("Late checkout is free until 1 PM", [("1 PM", None, None)]),
+    ("已订好 3 号场，周日下午 2 点开始", [("周日下午 2 点", None, "start")]),
+    ("例会已改到 11 点", [("11 点", "to", None)]),
+    ("Your meeting was moved to 11 AM", [("11 AM", "to", None)]),
+])
+def test_a_clock_an_activity_lasts_until(reader, text, want):
+    assert [(v["text"], v["role"], v.get("span")) for v in reader.extract(text) if v["type"] == "time"] == want

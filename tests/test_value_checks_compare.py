@@ -627,3 +627,18 @@ def test_read_back_of_no_field_of_the_call_says_nothing(tools, text, args, error
 ])
 def test_a_field_of_people_counts_people(tools, text, args, want):
     assert [v for v in verdicts(tools, text, args) if v[0] in ("guests", "party_size", "nights")] == want
+
+
+# ---- the clock an activity lasts until is its end: compared with the end field, not hidden by the start's
+@pytest.mark.parametrize("text, args, want", [
+    ("包厢订好了，晚上 8 点开始，唱到 12 点", {"room": "K12", "start_time": "20:00", "end_time": "23:00"},
+     [("start_time", "match"), ("end_time", "mismatch")]),
+    ("包厢订好了，晚上 8 点开始，唱到 11 点", {"room": "K12", "start_time": "20:00", "end_time": "23:00"},
+     [("start_time", "match"), ("end_time", "match")]),
+    ("保龄球道订好了，下午 4 点开始，玩到 6 点", {"lane": 4, "starts": "16:00", "ends": "17:00"},
+     [("starts", "match"), ("ends", "mismatch")]),
+    ("保龄球道订好了，下午 4 点开始，玩到 5 点", {"lane": 4, "starts": "16:00", "ends": "17:00"},
+     [("starts", "match"), ("ends", "match")]),
+])
+def test_a_clock_an_activity_lasts_until_is_its_end(tools, text, args, want):
+    assert verdicts(tools, text, args) == want
