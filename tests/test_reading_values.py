@@ -514,6 +514,21 @@ def test_an_end_told_as_a_length(reader, text, end):
     assert ends == ([end] if end else [])
 
 
+@pytest.mark.parametrize("text, lead", [
+    ("明天下午三点开会，提前十分钟提醒我", (14, 50)),
+    ("remind me 15 minutes before my 3 PM call", (14, 45)),
+    ("十点的面试，半小时前叫我", (9, 30)),
+    # a wait or a length is no lead; two clocks, or none, say nothing of one
+    ("两小时后提醒我，九点的会", None),
+    ("a 90-minute massage at 3 PM", None),
+    ("remind me 15 minutes before the call", None),
+    ("remind me 15 minutes before the 3 PM call and the 5 PM one", None),
+])
+def test_a_lead_before_a_clock(reader, text, lead):
+    got = [(v["hour"], v["minute"]) for v in reader.extract(text) if v["type"] == "time" and v.get("lead")]
+    assert got == ([lead] if lead else [])
+
+
 @pytest.mark.parametrize("text, clocks", [
     ("reserve the studio Saturday morning, 9 to 11", [(9, "start"), (11, "end")]),
     ("tomorrow afternoon, 1-3.", [(13, "start"), (15, "end")]),

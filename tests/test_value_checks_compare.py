@@ -452,9 +452,23 @@ def test_an_end_told_as_a_length_from_a_start(tools):
     assert asked(tools, "a 90-minute massage at 3 PM", {"slot": "15:00", "slot_end": "16:00"})[-1] == ("slot_end", "mismatch")
     # no end field: the end is compared with nothing; a lead or a wait is no length of the thing
     assert asked(tools, "a 90-minute massage at 3 PM", {"slot": "15:00"}) == [("slot", "match")]
+    # a lead is no length: the time asked is 7:00 (the flight's 9 AM is about another field: ASKED_VERDICTS)
     assert asked(tools, "remind me 2 hours before the 9 AM flight", {"remind_at": "07:00", "end": "07:05"}) == \
-        [("remind_at", "mismatch")]
+        [("remind_at", "mismatch"), ("remind_at", "match")]
     assert asked(tools, "两小时后提醒我，九点的会", {"at": "09:00", "end_time": "09:30"}) == [("at", "match")]
+
+
+def test_a_reminder_asked_as_a_lead_before_an_event(tools):
+    # the asked time is the event's less the lead: where the field agrees with it, the event's clock is
+    # about another field (ASKED_VERDICTS drops a mismatch on a field another value of the request matched)
+    assert asked(tools, "后天上午九点体检，提前二十分钟提醒我", {"remind_at": "2026-12-03 08:40:00"}) == \
+        [("remind_at", "mismatch"), ("remind_at", "match")]
+    assert asked(tools, "后天上午九点体检，提前二十分钟提醒我", {"remind_at": "2026-12-03 08:20:00"}) == \
+        [("remind_at", "mismatch"), ("remind_at", "mismatch")]
+    assert asked(tools, "ping me 10 minutes before my 4 PM standup", {"alert_at": "15:50"}) == \
+        [("alert_at", "mismatch"), ("alert_at", "match")]
+    assert asked(tools, "ping me 10 minutes before my 4 PM standup", {"alert_at": "16:50"}) == \
+        [("alert_at", "mismatch"), ("alert_at", "mismatch")]
 
 
 def test_a_clock_range_in_bare_numbers_under_a_day_part(tools):

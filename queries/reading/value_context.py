@@ -31,14 +31,17 @@ class ValueContext:
         self.move_re = re.compile(alt(ch["move"], True)) if ch.get("move") else None
         d = t.get("durations", {})
         self.units = {key(k): v for k, v in d.get("units", {}).items()}
-        num = rf"\d+(?:\.\d+)?|{times.num.zh}{{1,3}}|{times.num.en}|{alt(d.get('one', []))}"
+        num = rf"\d+(?:\.\d+)?|{times.num.zh}{{1,3}}|{times.num.en}|{alt(d.get('one', []))}|{alt(d.get('half_alone', []), False)}"
         self.duration_re = re.compile(
             rf"(?<![\d.:])(?P<n>{num})\s*-?\s*(?:{alt(d.get('classifier', []), False)})?(?P<half>{alt(d.get('half', []), False)})?"
             rf"\s*(?P<u>{alt(self.units)})"
             rf"(?P<half2>\s*(?:{alt(d.get('and_a_half', []))}))?") if self.units else None
         self.one = {key(w) for w in d.get("one", [])}
-        self.lead_before = re.compile(rf"(?:{alt(d.get('not_after', []))})\s*$") if d.get("not_after") else None
-        self.lead_after = re.compile(rf"\s*(?:{alt(d.get('not_before', []), False)})") if d.get("not_before") else None
+        self.half_alone = {key(w) for w in d.get("half_alone", [])}
+        self.wait_pre = re.compile(rf"(?:{alt(d.get('not_after', []))})\s*$") if d.get("not_after") else None
+        self.wait_post = re.compile(rf"\s*(?:{alt(d.get('not_before', []), False)})") if d.get("not_before") else None
+        self.lead_pre = re.compile(rf"(?:{alt(d.get('lead_after', []))})\s*$") if d.get("lead_after") else None
+        self.lead_post = re.compile(rf"\s*(?:{alt(d.get('lead_before', []), False)})") if d.get("lead_before") else None
         rg = t.get("ranges", {})
         ends = alt(rg.get("symbols", []), False) + "|" + alt(rg.get("words", []))
         # "2 to 4", "2-4", 2到4: two bare numbers that end their phrase (not "2 to 4 people")
@@ -63,7 +66,7 @@ class ValueContext:
                 if v.get("ambiguous_12h") and 1 <= v["hour"] <= 11 and (repeat or later):
                     v["ambiguous_12h"], v["part"] = False, self.wake_part
         if self.duration_re is not None and times:
-            self._end_by_length(low, text, kept)
+            self._by_length(low, text, kept)
         if self.move_re is not None and any(v["role"] == "to" for _s, _e, v in kept) and self.move_re.search(low):
             self._moved_from(low, kept)
 
@@ -93,29 +96,35 @@ class ValueContext:
         kept.append((m.start("b"), m.end(), {**ends[1], "text": text[m.start("b"):m.end()], "span": "end"}))
         kept.sort(key=lambda k: (k[0], k[1]))
 
-    def _end_by_length(self, low: str, text: str, kept: list) -> None:
+    def _by_length(self, low: str, text: str, kept: list) -> None:
+        """A length with one clock: the thing's end (start + length), or with a lead word the time a
+        reminder is asked for (the clock less the length: 提前十分钟, "15 minutes before my 3 PM")."""
         clocks = [(s, e, v) for s, e, v in kept if v["type"] == "time" and v["hour"] is not None and v["role"] != "from"]
-        if len(clocks) != 1 or clocks[0][2].get("span") not in (None, "start"):
+        found = list(self.duration_re.finditer(low)) if len(clocks) == 1 else []
+        if len(found) != 1:
             return
-        lengths = [m for m in self.duration_re.finditer(low)
-                   if not (self.lead_before and self.lead_before.search(low, max(0, m.start() - 12), m.start()))
-                   and not (self.lead_after and self.lead_after.match(low, m.end()))]
-        if len(lengths) != 1:
-            return
-        m, (s, e, start) = lengths[0], clocks[0]
+        m, (s, e, clock) = found[0], clocks[0]
+        lead = bool(self.lead_pre and self.lead_pre.search(low, max(0, m.start() - 12), m.start())
+                    or self.lead_post and self.lead_post.match(low, m.end()))
+        if not lead and (self.wait_pre and self.wait_pre.search(low, max(0, m.start() - 12), m.start())
+                         or self.wait_post and self.wait_post.match(low, m.end())):
+            return  # a wait, a repeat, an extension
         n = key(m.group("n"))
-        count = 1 if n in self.one else self.times.num.value(n)
+        count = 1 if n in self.one else 0.5 if n in self.half_alone else self.times.num.value(n)
         if count is None:
             return
-        minutes = float(count) * self.units[key(m.group("u"))] + (30 if m.group("half") or m.group("half2") else 0)
-        end = start["hour"] * 60 + start["minute"] + int(minutes)
-        if not 0 < minutes <= 12 * 60 or end >= 24 * 60:
+        minutes = int(float(count) * self.units[key(m.group("u"))] + (30 if m.group("half") or m.group("half2") else 0))
+        at = clock["hour"] * 60 + clock["minute"] + (-minutes if lead else minutes)
+        if not 0 < minutes <= 12 * 60 or not 0 <= at < 24 * 60 or (not lead and clock.get("span") not in (None, "start")):
             return
-        start["span"] = "start"
-        kept.append((max(e, m.end()), max(e, m.end()), {
-            **start, "hour": end // 60, "minute": end % 60, "span": "end", "span_only": True,
-            "text": f"{text[m.start():m.end()]} … {start['text']}" if m.start() < s else
-            f"{start['text']} … {text[m.start():m.end()]}"}))
+        said = text[min(s, m.start()):max(e, m.end())]  # the words of both, as written
+        if lead:  # compared like any time: where the write holds it, the event's clock is about another field
+            value = {**{k: v for k, v in clock.items() if k != "span"}, "hour": at // 60, "minute": at % 60,
+                     "text": said, "lead": True}
+        else:
+            clock["span"] = "start"
+            value = {**clock, "hour": at // 60, "minute": at % 60, "span": "end", "span_only": True, "text": said}
+        kept.append((max(e, m.end()), max(e, m.end()), value))
 
     def _moved_from(self, low: str, kept: list) -> None:
         for p in _PIECE.finditer(low):
