@@ -656,3 +656,16 @@ def test_a_field_of_people_counts_people(tools, text, args, want):
 ])
 def test_a_clock_an_activity_lasts_until_is_its_end(tools, text, args, want):
     assert verdicts(tools, text, args) == want
+
+
+# ---- a field named as its ids begin (rma: RMA-8830412) holds ids: an id told with no word for its kind, of
+# the same shape, is about it
+@pytest.mark.parametrize("text, result, want", [
+    ("Your exchange is open — EXC-551207.", {"exc": "EXC-551270", "status": "open"}, [("exc", "mismatch")]),
+    ("Your exchange is open — EXC-551270.", {"exc": "EXC-551270", "status": "open"}, [("exc", "match")]),
+    # a field named otherwise, or by one or two letters, says nothing of the id told
+    ("Your exchange is open — EXC-551207.", {"slip": "EXC-551270", "status": "open"}, []),
+    ("Your exchange is open — EX-551207.", {"ex": "EX-551270", "status": "open"}, []),
+])
+def test_a_field_named_as_its_ids_begin(tools, text, result, want):
+    assert verdicts(tools, text, {"order": "112-77"}, result) == want

@@ -274,10 +274,10 @@ class Comparer:
             return v == told.get("value") or (added and v >= (told.get("value") or 0))
         if kind == "id":
             kinds = _ID_KINDS.get(told.get("kind"), {told.get("kind")})
-            if not told.get("kind") and isinstance(v, str) and last in _ID_WORDS and _shape(v) is not None \
-                    and _shape(v) == _shape(told.get("value") or ""):
-                # an id told with no word for its kind, written as the write's id is (EK2PMR told, EK2PLQ
-                # stored: a code of the same letters-and-digits shape), is about that thing
+            if not told.get("kind") and isinstance(v, str) and (last in _ID_WORDS or len(last) > 2 and _plain_id(
+                    v).startswith(last.upper())) and _shape(v) is not None and _shape(v) == _shape(told.get("value") or ""):
+                # an id told with no word for its kind, written as the write's id is (EK2PMR told, EK2PLQ stored: a
+                # code of the same letters-and-digits shape; rma: RMA-8830412, a field named as its ids begin)
                 return _plain_id(v) == _plain_id(told.get("value") or "")
             if not isinstance(v, str) or not told.get("kind") or last not in _ID_WORDS or not kinds & set(key):
                 return None
