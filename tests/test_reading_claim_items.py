@@ -200,3 +200,27 @@ def test_a_device_claim_needs_a_write_naming_it(plan, text, group):
 def test_a_product_or_booking_needs_no_named_write(plan, text):
     got = _backs(plan, text)
     assert got and all(not (b or "").endswith(",named,") for o, b in got), got
+
+
+@pytest.mark.parametrize("text, listed", [
+    # a headline counting its things: its list goes on over commas after a colon or a dash
+    ("两个闹钟都定好了：周六早上 6:40 晨跑，周日下午 3 点取干洗。", ["周六早上 6:40 晨跑", "周日下午 3 点取干洗"]),
+    ("Both appointments are booked — the optician on Monday, and the physio on Thursday.",
+     ["the optician on Monday", "the physio on Thursday"]),
+    # ... as many things as it counts, no more: what follows says more of them
+    ("两间都订好了：6 号成都全季、7 号重庆亚朵，都含早餐，凭身份证入住。", ["6 号成都全季", "7 号重庆亚朵"]),
+])
+def test_a_counted_headline_lists_over_commas(plan, text, listed):
+    got = [i["clause"] for i in _items(plan, text)][1:]
+    assert got == listed, _items(plan, text)
+
+
+@pytest.mark.parametrize("text", [
+    # no count: a comma lists nothing ("Booked: the Hoxton, checking in Jan 9")
+    "Booked: the Hoxton, checking in Jan 9, three nights.",
+    "订好了：如家酒店，1 月 9 号入住，住三晚。",
+    # a count that is a party, not the things done
+    "Table for two is booked — Friday at 7, window seat.",
+])
+def test_an_uncounted_headline_lists_nothing_over_commas(plan, text):
+    assert len(_items(plan, text)) == 1, _items(plan, text)

@@ -46,6 +46,8 @@ _PROMISE_GOES_ON = re.compile(r"^\W*(?:and|or|also|plus|then)?\s*(?:also\s+|then
 _PROMISE_AND_TO = re.compile(r"\s+and\s+(?:also\s+)?(?=to\s+(?!be\b)[a-z])", re.I)
 # the things a headline lists ("Both are booked: Zuni on Friday and Flour + Water on Saturday")
 _LIST_SEP = re.compile(r"\s+(?:and|&|plus|as well as)\s+|[、；;]|(?<=[\u3400-\u9fff])(?:和|以及|及|还有)", re.I)
+# "and" opening a listed part after a comma (", and B due the 14th")
+_LIST_HEAD = re.compile(r"^(?:and|&|plus)\s+", re.I)
 KINDS = ("completion", "negated", "question", "conditional", "offer", "future", "pre_existing", "failure", "other")
 
 
@@ -128,6 +130,7 @@ class Reader:
             + macros["V_ZH"] + "))",
             re.I)
         self._obj_re = re.compile(r"\b(" + macros["OBJ_EN"] + r")s?\b|(" + macros["OBJ_ZH"] + ")", re.I)
+        self._count_words: dict[str, int] = dict(lex.get("counts", {}).get("words", {}))
         self._cache: dict[tuple[str, str], ClauseReading] = {}
         seg = lex["segment"]
         self.segmenter = Segmenter(seg.get("zh", []), seg.get("en", []), seg.get("abbreviations", []))
@@ -309,11 +312,33 @@ class Reader:
             return []  # a clause with a verb of its own is read by claimed_parts
         if h == j - 1 and head.action == "create" and head.object == "reminder" and _PROMISE_GOES_ON.search(text):
             return [ClauseReading(text, "completion", "create", "reminder")]
-        items = [t for t in (p.strip() for p in _LIST_SEP.split(text)) if t]
-        # a list: two things or more right after the colon ("Booked: Ace Hotel, checking in…" lists nothing)
-        if h != j - 1 or r.segments[h].closer not in (":", "：") or len(items) < 2:
+        items = [t for t in (_LIST_HEAD.sub("", p.strip()) for p in _LIST_SEP.split(text)) if t]
+        closer = r.segments[h].closer
+        if h == j - 1 and closer in (":", "：") and len(items) >= 2:
+            # a list: two things or more right after the colon ("Booked: Ace Hotel, checking in…" lists nothing)
+            return [ClauseReading(t, "completion", head.action, self._object(t) or head.object) for t in items]
+        # a headline counting its things ("Both tasks are on your list — A due Friday, and B due the 14th",
+        # 两个提醒都设好了：明早 7:30 吃药，周四晚 8 点给妈妈打电话): its list goes on over commas, each part a claim
+        counted = self._counted(r.segments[h].text) if closer in (":", "：", "—", "–", "-") else 0
+        listed, things = [], 0  # the plain clauses right after the headline, as many things as it counts
+        for k in range(h + 1, len(r.clauses)):
+            if (things >= counted or r.segments[k].sentence != r.segments[h].sentence
+                    or r.clauses[k].kind != "other" or r.clauses[k].action is not None):
+                break
+            listed.append(k)
+            things += len([p for p in _LIST_SEP.split(r.clauses[k].text) if p.strip()])
+        if j not in listed or things < 2:
             return []
         return [ClauseReading(t, "completion", head.action, self._object(t) or head.object) for t in items]
+
+    def _counted(self, text: str) -> int:
+        """How many things a headline counts ("Both tasks": 2, 两个提醒: 2, "all three": 3), else 0."""
+        self._cjk = _CJK.search(text) is not None
+        self._latin = _LATIN.search(text) is not None
+        m = self._first("counted", text)
+        if m is None:
+            return 0
+        return next((n for w, n in self._count_words.items() if re.search(r"(?<![a-z])" + w + r"(?![a-z])", m.group(0), re.I)), 0)
 
     def _phrased(self, r: ClauseReading) -> ClauseReading:
         """A claim whose verb wraps its object ("let the group chat know") gets the phrase's class."""
