@@ -623,3 +623,16 @@ def test_bare_amount_before_its_payee(reader, text, amounts):
 ])
 def test_a_clock_an_activity_lasts_until(reader, text, want):
     assert [(v["text"], v["role"], v.get("span")) for v in reader.extract(text) if v["type"] == "time"] == want
+
+
+# ---- a listed thing and its count after a times sign (杨枝甘露×3, "Cold Brew x3"): the thing is its name;
+# a size (2×3 米), a number with a thousands comma (x2,000) or an order written count-first is not read so
+@pytest.mark.parametrize("text, want", [
+    ("下单成功：杨枝甘露×3 + 烧麦", [("杨枝甘露×3", 3, "杨枝甘露")]),
+    ("已下单 烤肠*2，豆浆*1", [("烤肠*2", 2, "烤肠"), ("豆浆*1", 1, "豆浆")]),
+    ("Order placed: Cold Brew x3, Bagel x1", [("Cold Brew x3", 3, "cold brew"), ("Bagel x1", 1, "bagel")]),
+    ("地毯尺寸 2×3 米", []),
+    ("Your points balance is x2,000 now", []),
+])
+def test_a_listed_thing_and_its_count_after_a_times_sign(reader, text, want):
+    assert [(v["text"], v["value"], v["object"]) for v in reader.extract(text) if v["type"] == "count"] == want

@@ -669,3 +669,23 @@ def test_a_clock_an_activity_lasts_until_is_its_end(tools, text, args, want):
 ])
 def test_a_field_named_as_its_ids_begin(tools, text, result, want):
     assert verdicts(tools, text, {"order": "112-77"}, result) == want
+
+
+
+# ---- a listed thing's count after a times sign, against that thing's line in the order the call wrote and
+# the write returned
+@pytest.mark.parametrize("text, args, result, want", [
+    ("下单成功：杨枝甘露×3 + 烧麦", {"items": [{"name": "杨枝甘露", "qty": 3}, {"name": "烧麦", "qty": 1}]},
+     {"order_no": "WM1", "items": [{"name": "杨枝甘露", "qty": 2}, {"name": "烧麦", "qty": 1}]}, "mismatch"),
+    ("下单成功：杨枝甘露×2 + 烧麦", {"items": [{"name": "杨枝甘露", "qty": 2}, {"name": "烧麦", "qty": 1}]},
+     {"order_no": "WM1", "items": [{"name": "杨枝甘露", "qty": 2}, {"name": "烧麦", "qty": 1}]}, "match"),
+    ("Order placed: Cold Brew x3, Bagel x1", {"items": [{"name": "Cold Brew 16oz", "quantity": 3}]},
+     {"id": "o1", "items": [{"name": "Cold Brew 16oz", "quantity": 2}, {"name": "Plain Bagel", "quantity": 1}]},
+     "mismatch"),
+    ("Order placed: Cold Brew x2, Bagel x1", {"items": [{"name": "Cold Brew 16oz", "quantity": 2}]},
+     {"id": "o1", "items": [{"name": "Cold Brew 16oz", "quantity": 2}, {"name": "Plain Bagel", "quantity": 1}]},
+     "match"),
+])
+def test_a_listed_things_count_after_a_times_sign(tools, text, args, result, want):
+    got = [v for f, v in verdicts(tools, text, args, result) if f.startswith("items.")]
+    assert got and (want in got if want == "mismatch" else set(got) == {"match"})

@@ -26,6 +26,7 @@ from pathlib import Path
 from .numerals import Numerals
 from .timex import TimeReader
 from .value_context import ValueContext
+from .value_roles import _choice_changes, _range_roles
 from .word_patterns import alt, key, lower
 
 LEXICON_FILE = Path(__file__).resolve().parent.parent / "lexicon" / "values.toml"  # the built-in lexicon
@@ -106,6 +107,9 @@ class ValueReader:
                                      r"[a-z][a-z'-]*){0,3})")
         self.label_count_re = re.compile(
             rf"(?<![A-Za-z])(?P<noun>{alt(forms)})\**\s*[:：]\s*\**\s*(?P<n>\d{{1,4}})(?![\d.,:/]|\s*[-–]\s*\d)")
+        # a listed thing and its count after a times sign (芋泥波波奶茶×2, "Oat Milk x2"): the thing is its name
+        self.times_re = re.compile(r"(?P<noun>[\u3400-\u9fff]{2,12}|(?<![a-z])[a-z][a-z' -]{1,40}?[a-z](?=\s))"
+                                   r"\s*[×x*]\s?(?P<n>\d{1,3})(?![\d.:/x×*]|,\d)")
         self.count_zh_re = re.compile(
             rf"(?<![第\d.．])(?P<n>\d{{1,4}}|{zh_n}{{1,4}})\s*"
             rf"(?P<clf>{alt(c['classifiers_zh'] + c['selfcounted_zh'], False)})")
@@ -323,6 +327,8 @@ class ValueReader:
                 found.append((rank, m.start(), m.end(), self.num.value(m.group("n")), "person"))
         for m in self.label_count_re.finditer(low):  # "Total Baggages: 3" (below "Baggage: 2 free checked bags")
             found.append((6, m.start(), m.end(), int(m.group("n")), self.noun_en[key(m.group("noun"))]))
+        for m in self.times_re.finditer(low) if ("×" in low or "x" in low or "*" in low) else ():
+            found.append((5, m.start(), m.end(), int(m.group("n")), m.group("noun").strip()))
         for m in self.count_zh_re.finditer(low) if cjk else ():
             start, num = m.start(), m.group("n")
             if len(num) > 1 and num[-1] in "两俩" and not num[0].isdigit():
@@ -372,27 +378,5 @@ class ValueReader:
             out.append((1 if context else 4, m.start("tok"), m.end("tok"), value))
 
 
-def _choice_changes(choices: list[dict]) -> None:
-    """The target of a change is the member after a to-marker; another member of the same
-    enum before it, with no marker, is the source (经济舱改为商务舱)."""
-    for i, c in enumerate(choices):
-        if c["role"] != "to":
-            continue
-        c["target"] = True
-        for prev in choices[:i]:
-            if prev["enum"] == c["enum"] and prev["role"] is None and prev["value"] != c["value"]:
-                prev["role"] = "from"
-
-
 # the parts of a sentence a removal covers: cut at clause marks and at "and"/"then" (并, 再, 然后)
 _PIECE = re.compile(r"(?:[^，,;；。.!?！？\n]+?)(?=[，,;；。!?！？\n]|\.(?:\s|$)|\s(?:and|then)\s|然后|并且|$)", re.I)
-
-
-def _range_roles(times: list[dict]) -> None:
-    """A range's two ends are one value of a change: both take the role its start has ("moved to
-    2–4 PM": both to), except the "from" of "from 2 to 4 PM", which is the range's own word."""
-    for i, t in enumerate(times):
-        if t.get("span") == "end" and i and times[i - 1].get("span") == "start":
-            start = times[i - 1]
-            role = None if start["role"] == "from" else start["role"]
-            start["role"] = t["role"] = role
