@@ -224,3 +224,13 @@ def test_a_counted_headline_lists_over_commas(plan, text, listed):
 ])
 def test_an_uncounted_headline_lists_nothing_over_commas(plan, text):
     assert len(_items(plan, text)) == 1, _items(plan, text)
+
+
+def test_a_call_naming_a_showing_is_about_tickets(plan):
+    pattern = re.compile(ObjectGroups(plan.lexicon.data).pattern("ticket"))
+    for args in ('{"showtime_id": "REG-0412-1930", "quantity": 2}', '{"screening": "S-7", "seats": ["F7"]}',
+                 '{"performance_id": 8812}', '{"场次": "12-05 19:30"}'):
+        assert pattern.search(args), args
+    for args in ('{"subject": "Router keeps dropping", "priority": "high"}', '{"show_id": "the-office", "episode": 4}',
+                 '{"sku": "SHOWER-HEAD-2"}'):
+        assert not pattern.search(args), args
