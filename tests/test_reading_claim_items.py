@@ -234,3 +234,15 @@ def test_a_call_naming_a_showing_is_about_tickets(plan):
     for args in ('{"subject": "Router keeps dropping", "priority": "high"}', '{"show_id": "the-office", "episode": 4}',
                  '{"sku": "SHOWER-HEAD-2"}'):
         assert not pattern.search(args), args
+
+
+@pytest.mark.parametrize("text, clause, group", [
+    # a return and an exchange are two things; a return verb names a return where the claim names no group
+    ("The blender exchange is submitted, and the spare blades have been returned.", "and the spare blades have been returned", "return"),
+    ("台灯已经帮你换货了。", "台灯已经帮你换货了", "exchange"),
+    # ... money returned is no return of goods
+    ("The $12.50 has been returned to your Visa.", "The $12.50 has been returned to your Visa", None),
+])
+def test_a_return_and_an_exchange_are_two_things(plan, text, clause, group):
+    got = [i for i in _items(plan, text) if i["clause"] == clause]
+    assert got and got[0]["object"] == group, _items(plan, text)

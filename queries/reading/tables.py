@@ -77,6 +77,9 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
     follows = set(consequences.get("groups", []))
     # a device must be named by the write that backs a claim about it: ",named," after its classes
     named = set(plan.lexicon.data.get("object_named", {}).get("groups", []))
+    # a verb that names its thing ("has been returned": a return), where the claim names no group
+    verb_objects = [(g, re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, ws)) + r")(?![a-z])", re.I))
+                    for g, ws in plan.lexicon.data.get("verb_objects", {}).items()]
     objs = plan.lexicon.data["objects"]
     containers = re.compile(r"\b(?:" + "|".join(objs["containers_en"]) + r")\b|" + "|".join(objs["containers_zh"]), re.I)
     generic = {w for w in objs["en"] + objs["zh"] if w.isalpha()} | {
@@ -123,6 +126,9 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                     # a cancel or a call carrying the payment can cause ("refunded the $8 difference"
                     # beside a plan change that moved no money)
                     group = "refund" if action == "refund" else "payment"
+                if group is None and action == "refund" and not any(v.get("type") == "amount" for v in vals):
+                    # (money returned is a refund's, not a return of goods: "the $40 has been returned")
+                    group = next((g for g, verb in verb_objects if verb.search(c.text)), None)
                 if group == "payment" and action == "update":
                     # "switched the payment to your Visa": the method changed, no money moved
                     group = "payment_method"
