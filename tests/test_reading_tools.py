@@ -149,3 +149,14 @@ def test_a_weak_verb_with_no_read_word_after_it_still_writes(typer, name, action
 def test_a_verb_read_by_the_thing_the_tool_names(typer, name, is_write, action):
     c = typer.classify(name)
     assert (c.is_write, c.action) == (is_write, action), c
+
+
+@pytest.mark.parametrize("name, is_write, action", [
+    # operations and coding agents: scaling, rolling back, deploying, merging, re-running change things
+    ("k8s.scale", True, "update"), ("helm_rollback", True, "update"), ("vercel.deploy", True, "update"),
+    ("gitlab.mr.merge", True, "update"), ("pipeline_rerun", True, "update"),
+    ("get_scale_status", False, None), ("list_deployments", False, None), ("merge_requests.list", False, None),
+])
+def test_operations_tools(typer, name, is_write, action):
+    c = typer.classify(name)
+    assert (c.is_write, c.action) == (is_write, action), c

@@ -441,3 +441,40 @@ def test_a_reminder_promised_as_a_message(reply):
 ])
 def test_a_message_promised_that_is_no_reminder(classify, reply):
     assert not classify(reply)
+
+
+@pytest.mark.parametrize("reply, action", [
+    # operations and coding agents: a service scaled or rolled back, a build deployed, a branch merged
+    ("I've scaled the search-worker pool up to 6 instances.", "update"),
+    ("Rolled back billing-api to release 3.8.0.", "update"),
+    ("The hotfix is deployed to staging.", "update"),
+    ("Merged PR #412 into develop.", "update"),
+    ("已经把库存服务扩容到 5 个节点了。", "update"),
+    ("网关已回滚到上一个稳定版本。", "update"),
+    ("hotfix 分支已经合入 release 了。", "update"),
+    ("夜间构建已经重跑了。", "update"),
+    # a class enrolled in, a policy renewed, a request passed on to its approver
+    ("已经帮你选上周五下午的网球课了。", "book"),
+    ("您的家财险已经续保了。", "update"),
+    ("The expense report has been routed to Marco for sign-off.", "send"),
+])
+def test_operations_enrolment_and_approval_verbs(reply, action):
+    reader = compile_lexicon(Config()).reader()
+    reading = reader.read(reply)
+    first = reading.clauses[reading.standing[0]] if reading.standing else None
+    assert first is not None and first.action == action, [c.as_dict() for c in reading.clauses]
+
+
+@pytest.mark.parametrize("reply", [
+    "Want me to scale the search-worker pool to 6 instances?",
+    "If error rates climb, I'll roll back billing-api.",
+    "I couldn't deploy the hotfix: the cluster rejected the image.",
+    "The merge into develop failed on a conflict in config.yaml.",
+    "要不要把库存服务扩容到 5 个节点？",
+    "回滚失败了，网关还是新版本。",
+    "网球课没选上，名额已经满了。",
+    "如果需要续保，请先确认车辆信息。",
+    "Should I route the expense report to Marco?",
+])
+def test_operations_enrolment_and_approval_verbs_in_no_claim(classify, reply):
+    assert not classify(reply)
