@@ -156,6 +156,8 @@ def test_a_verb_read_by_the_thing_the_tool_names(typer, name, is_write, action):
     ("k8s.scale", True, "update"), ("helm_rollback", True, "update"), ("vercel.deploy", True, "update"),
     ("gitlab.mr.merge", True, "update"), ("pipeline_rerun", True, "update"),
     ("get_scale_status", False, None), ("list_deployments", False, None), ("merge_requests.list", False, None),
+    # cover put on a parcel changes it; a record closed is still a close
+    ("courier.parcel.insure", True, "update"), ("insurance.quote.get", False, None), ("zendesk.ticket.close", True, "delete"),
 ])
 def test_operations_tools(typer, name, is_write, action):
     c = typer.classify(name)

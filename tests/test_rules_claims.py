@@ -478,3 +478,26 @@ def test_operations_enrolment_and_approval_verbs(reply, action):
 ])
 def test_operations_enrolment_and_approval_verbs_in_no_claim(classify, reply):
     assert not classify(reply)
+
+
+@pytest.mark.parametrize("reply, action", [
+    # closed, in Chinese as in English: a delete-class claim, backed by a close or a change
+    ("投诉单 C-301 已关闭。", "delete"),
+    ("The support case is closed now.", "delete"),
+    # cover put on a parcel
+    ("The crate is insured for $250.", "update"),
+])
+def test_a_record_closed_and_a_parcel_insured(reply, action):
+    reader = compile_lexicon(Config()).reader()
+    reading = reader.read(reply)
+    first = reading.clauses[reading.standing[0]] if reading.standing else None
+    assert first is not None and first.action == action, [c.as_dict() for c in reading.clauses]
+
+
+@pytest.mark.parametrize("reply", [
+    "投诉单 C-301 还没关闭，客服正在跟进。",
+    "要不要帮你把这个投诉单关闭？",
+    "I couldn't insure the crate: the carrier caps cover at $100.",
+])
+def test_a_record_closed_and_a_parcel_insured_in_no_claim(classify, reply):
+    assert not classify(reply)
