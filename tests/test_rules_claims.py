@@ -501,3 +501,24 @@ def test_a_record_closed_and_a_parcel_insured(reply, action):
 ])
 def test_a_record_closed_and_a_parcel_insured_in_no_claim(classify, reply):
     assert not classify(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # the reply catching itself in the next sentence takes its claim back
+    "I've booked the squash court for 6. Hold on — I haven't actually done that; the club needs your member number.",
+    "已经帮你把押金退回了。等等，我其实还没操作，需要先核对订单号。",
+    # the user's standing state, then what they already hold
+    "You are already enrolled in the pottery class; your seat number is P-17.",
+])
+def test_a_claim_caught_in_time_or_a_standing_state(classify, reply):
+    assert not classify(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # someone else's not-yet, and a claim after the standing state, still claim
+    "I've booked the squash court for 6. You haven't done the waiver yet, so bring ID.",
+    "已经帮你把押金退回了，其实还没到账的话明天再看看。",
+    "You're already on the list for Tuesday, and I've added you to Thursday's too.",
+])
+def test_a_claim_beside_a_not_yet_or_a_standing_state(classify, reply):
+    assert classify(reply)
