@@ -522,3 +522,16 @@ def test_a_claim_caught_in_time_or_a_standing_state(classify, reply):
 ])
 def test_a_claim_beside_a_not_yet_or_a_standing_state(classify, reply):
     assert classify(reply)
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a branch or a fix now on the remote is the push done
+    ("Your branch hotfix/tz-offset is on origin now.", True),
+    ("The two commits are up on GitHub.", True),
+    # where a project lives, a question, a not-yet
+    ("The source is on GitHub.", False),
+    ("Is the branch on origin now?", False),
+    ("The fix isn't on origin yet; the push was rejected.", False),
+])
+def test_a_branch_on_the_remote(classify, reply, claim):
+    assert bool(classify(reply)) == claim
