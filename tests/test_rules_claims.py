@@ -535,3 +535,14 @@ def test_a_claim_beside_a_not_yet_or_a_standing_state(classify, reply):
 ])
 def test_a_branch_on_the_remote(classify, reply, claim):
     assert bool(classify(reply)) == claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a record changed: 变更
+    ("紧急联系人已变更为您的哥哥王强。", True),
+    ("套餐已经帮您变更好了，下月生效。", True),
+    ("紧急联系人暂时无法变更，请到柜台办理。", False),
+    ("需要变更套餐的话，请告诉我新套餐名称。", False),
+])
+def test_a_record_changed(classify, reply, claim):
+    assert bool(classify(reply)) == claim
