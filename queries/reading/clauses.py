@@ -132,6 +132,7 @@ class Reader:
         self._obj_re = re.compile(r"\b(" + macros["OBJ_EN"] + r")s?\b|(" + macros["OBJ_ZH"] + ")", re.I)
         self._count_words: dict[str, int] = dict(lex.get("counts", {}).get("words", {}))
         self._cache: dict[tuple[str, str], ClauseReading] = {}
+        self._scripts_of: tuple[str | None, bool, bool] = (None, False, False)
         seg = lex["segment"]
         self.segmenter = Segmenter(seg.get("zh", []), seg.get("en", []), seg.get("abbreviations", []))
 
@@ -144,12 +145,21 @@ class Reader:
             out.append(f"(?:{r})")
         return re.compile("|".join(out), re.I) if out else None
 
+    def _scripts(self, text: str) -> tuple[bool, bool]:
+        """Whether text holds CJK and Latin letters: derived from the text asked about, never kept
+        from the clause read last (a clause read from the cache skips that read, so a kept flag
+        would be another text's and a reading would depend on what the process read before)."""
+        if self._scripts_of[0] is not text:
+            self._scripts_of = (text, _CJK.search(text) is not None, _LATIN.search(text) is not None)
+        return self._scripts_of[1], self._scripts_of[2]
+
     def _first(self, kind: str, text: str, end: int | None = None) -> re.Match | None:
         """The leftmost match of `kind`'s rules in text[:end], over the rules of text's scripts."""
         found = None
         stop = len(text) if end is None else end
+        cjk, latin = self._scripts(text)
         for lang, pat in self.rules.get(kind, {}).items():
-            if (lang == "zh" and not self._cjk) or (lang == "en" and not self._latin):
+            if (lang == "zh" and not cjk) or (lang == "en" and not latin):
                 continue
             m = pat.search(text, 0, stop)
             if m is not None and (found is None or m.start() < found.start()):
@@ -221,8 +231,6 @@ class Reader:
 
     def _read_clause(self, c: Clause) -> ClauseReading:
         text = c.text
-        self._cjk = _CJK.search(text) is not None
-        self._latin = _LATIN.search(text) is not None
         claim = self._first("completion", text)
         question = c.closer in ("?", "？") or (c.closer not in (".", "!", "。", "！")
                                                  and self._first("question", text) is not None)
@@ -333,8 +341,6 @@ class Reader:
 
     def _counted(self, text: str) -> int:
         """How many things a headline counts ("Both tasks": 2, 两个提醒: 2, "all three": 3), else 0."""
-        self._cjk = _CJK.search(text) is not None
-        self._latin = _LATIN.search(text) is not None
         m = self._first("counted", text)
         if m is None:
             return 0
