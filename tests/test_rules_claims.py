@@ -546,3 +546,41 @@ def test_a_branch_on_the_remote(classify, reply, claim):
 ])
 def test_a_record_changed(classify, reply, claim):
     assert bool(classify(reply)) == claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a claim corrected in passing stands; a failure naming only the value corrected away is its reason
+    ("I've put you on the 6:05 ferry — correction, make that the 6:35; the 6:05 is full and sold out.", True),
+    ("已给您订了10点20的场次——说错了，是10点50的；10点20的已经售罄。", True),
+    # ... a failure naming the corrected value, or no value, takes it back
+    ("I've put you on the 6:05 ferry — correction, the 6:35; the 6:35 sold out too.", False),
+    ("I've put you on the 6:05 ferry — sorry for the wait. The 6:05 booking failed.", False),
+    # a thing held for the user is booked; a choice left to the user is not
+    ("Desk 7 on the quiet floor is yours until Friday.", True),
+    ("周五下午的羽毛球场归你了。", True),
+    ("The decision is yours — both rooms are free.", False),
+    # a seat on a departure, a place on a list
+    ("You're on flight 881 tomorrow, window seat.", True),
+    ("You're on the waitlist for the pottery class.", True),
+    ("You're on the 3rd floor, room 14.", False),
+    # an alert at a time measured from an event is a reminder; a message on the event alone is not
+    ("I'll text you an hour before your table is ready to be seated.", True),
+    ("I'll ping you the moment the courier is 5 stops away.", True),
+    ("I'll text you when the courier arrives.", False),
+    # a change set recorded, its message in a code block
+    ("Committed the patch:\n```\nfix: guard against empty cart\n```", True),
+    ("To commit, run:\n```\ngit commit -am 'fix'\n```", False),
+])
+def test_corrections_possession_alerts_and_commits(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, obj", [
+    # where a thing went is no object of the claim; a container is where a created thing lives
+    ("I've moved the design review to Room 7A at 4 PM.", None),
+    ("Moved your dentist appointment to the room upstairs.", "appointment"),
+    ("I've added oat milk to your shopping list.", "list"),
+])
+def test_a_destination_is_not_the_thing_moved(reply, obj):
+    reading = compile_lexicon(Config()).reader().read(reply)
+    assert [c.object for c in reading.clauses if c.kind == "completion"] == [obj]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from . import takeback
 from .segment import Clause, Segmenter
 from .tools import said_again
 
@@ -36,6 +37,7 @@ _PHRASE_BREAKS = _FUNCTION_WORDS - frozenset("the a an your my our their this th
 _STATE_NOW = re.compile(r"\bnow\b|现在|已变为|已变成", re.I)
 # what stands right before a verb of the perfect: 已预订, 已经为您预约, 成功预订
 _ZH_PERFECT_BEFORE = re.compile(r"(?:已|已经|成功|为您|为你|帮您|帮你|给您|给你|替您|替你)$")
+_DESTINATION = re.compile(r"\b(?:to|into|onto)\s+(?:(?:the|your|a|an|my|our|their)\s+)?$", re.I)
 _AUXILIARIES = frozenset("is are was were has have had 's 're".split())
 # "coffee's on there too": put in the container the reply just named
 _ON_THERE = re.compile(r"\b(on|in)\s+there\b", re.I)
@@ -191,6 +193,10 @@ class Reader:
                 later = next((x for x in found[n + 1:] if not x.group(0).isascii()
                               and "的" in text[m.end():x.start()]), None)
                 return (later or m).group(0).lower()
+            # "moved the sprint review to Room 4B": where a thing went is not the thing (a container is
+            # where a created thing lives: "added milk to your list")
+            if _DESTINATION.search(text, 0, m.start()) and not self._container.fullmatch(word):
+                continue
             nxt = _NEXT_WORD.match(text, m.end())
             if nxt is None:
                 return word.lower()
@@ -363,31 +369,20 @@ class Reader:
         clauses = [self.read_clause(c) for c in segments]
         standing = []  # indexes of completion clauses not (yet) taken back
         retracted = False
+        # "the 7:10 — sorry, correction, the 7:40": a failure naming only the value corrected away stands aside
+        away = takeback.replaced(lambda t: self._first("correction", t), clauses, segments)
         for i, c in enumerate(clauses):
             if c.kind == "completion":
                 standing.append(i)
             elif c.retracts and standing:
-                keep = [j for j in standing if not _takes_back(c, clauses[j])]
+                keep = [j for j in standing if not takeback.takes_back(c, clauses[j])
+                        or takeback.explains(c.text, away.get(j))]
                 retracted = retracted or len(keep) < len(standing)
                 standing = keep
         admits = any(c.admits for c in clauses)
         if standing:
             return Reading(True, "claim", clauses, admits, tuple(standing), segments)
         return Reading(False, "retracted" if retracted else "no_claim", clauses, admits, (), segments)
-
-
-def _takes_back(later: ClauseReading, claim: ClauseReading) -> bool:
-    """A failure takes a claim back unless it is plainly about something else (another action
-    AND another object); a negated action only when it is about the same action or object."""
-    same_action = later.action is not None and later.action == claim.action
-    same_object = later.object is not None and later.object == claim.object
-    if same_action or same_object:
-        return True
-    if later.kind == "failure":
-        other_action = later.action is not None and claim.action is not None
-        other_object = later.object is not None and claim.object is not None
-        return not (other_action and other_object)
-    return False
 
 
 def _split_pair(pair: str) -> tuple[str, str, str]:
