@@ -13,6 +13,7 @@ check and language, and every miss.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import tempfile
@@ -68,11 +69,21 @@ def score(paths: list[str] | None = None) -> dict:
         for t in sorted((truth[check] ^ fired[check])):
             misses.append({"check": check, "task": t, "case": labels[t].get("case"),
                            "problem": "missed" if t in truth[check] else "false alarm"})
-    return {"scores": out, "misses": misses, "failed": result.failed}
+    return {"scores": out, "misses": misses, "failed": result.failed, "labelled": len(labels)}
 
 
 def main(argv: list[str]) -> int:
-    s = score(argv or None)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("paths", nargs="*", metavar="PATH.jsonl", help=f"labelled sets (default: {DEFAULT.relative_to(REPO)})")
+    a = ap.parse_args(argv)
+    missing = [p for p in a.paths if not Path(p).is_file()]
+    if missing:
+        print(f"values_eval: no such file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    s = score(a.paths or None)
+    if not s["labelled"]:
+        print("values_eval: no labelled turns in the set (task metadata.label): nothing to score", file=sys.stderr)
+        return 2
     print(f"{'check':<28} {'tp':>4} {'fp':>4} {'fn':>4} {'precision':>9} {'recall':>7}")
     for k, v in s["scores"].items():
         print(f"{k:<28} {v['tp']:>4} {v['fp']:>4} {v['fn']:>4} {v['precision']:>9.3f} {v['recall']:>7.3f}")
