@@ -44,8 +44,8 @@ def score(path: Path = SET) -> dict:
             result = run_rules(con, now=NOW, rule_ids=["said_but_not_done", "reply_not_recorded"])
             if result.failed:
                 raise SystemExit(f"rule failed: {result.failed}")
-            labels = {tid: json.loads(meta)["label"] for tid, meta in
-                      con.execute("SELECT task_id, metadata FROM tasks").fetchall()}
+            labels = {tid: lab for tid, meta in con.execute("SELECT task_id, metadata FROM tasks").fetchall()
+                      if (lab := (json.loads(meta or "null") or {}).get("label"))}  # unlabelled turns are not scored
             replies = dict(con.execute("SELECT task_id, content FROM messages WHERE role = 'assistant'").fetchall())
             found = {}
             for rule, tid, ev in con.execute("SELECT rule_id, task_id, evidence FROM findings WHERE run_id = ? "
@@ -98,7 +98,13 @@ def main(argv=None) -> int:
     p.add_argument("path", nargs="?", type=Path, default=SET, help="the set's JSONL (default: %(default)s)")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
+    if not a.path.is_file():
+        print(f"claims_eval: no such file: {a.path}", file=sys.stderr)
+        return 2
     s = score(a.path)
+    if not s["categories"]:
+        print(f"claims_eval: no labelled turns in {a.path} (task metadata.label): nothing to score", file=sys.stderr)
+        return 2
     if a.json:
         print(json.dumps(s, ensure_ascii=False, indent=1))
         return 0

@@ -37,7 +37,8 @@ def score(paths: list[str] | None = None) -> dict:
         con = db.connect(path)
         try:
             result = run_rules(con, now=datetime(2026, 12, 31, tzinfo=timezone.utc))
-            labels = {t: json.loads(m)["label"] for t, m in con.execute("SELECT task_id, metadata FROM tasks").fetchall()}
+            labels = {t: lab for t, m in con.execute("SELECT task_id, metadata FROM tasks").fetchall()
+                      if (lab := (json.loads(m or "null") or {}).get("label"))}  # unlabelled turns are not scored
             rows = con.execute("SELECT rule_id, task_id, evidence FROM findings WHERE run_id = ?",
                                [result.run_id]).fetchall()
         finally:
