@@ -162,3 +162,26 @@ def test_a_verb_read_by_the_thing_the_tool_names(typer, name, is_write, action):
 def test_operations_tools(typer, name, is_write, action):
     c = typer.classify(name)
     assert (c.is_write, c.action) == (is_write, action), c
+
+
+@pytest.mark.parametrize("name, action", [
+    # MCP server__tool names: the server is no verb, the tool's verb decides
+    ("banking__transfer_funds", "transfer"), ("telecom__suspend_line", "update"), ("telecom__port_number", "update"),
+    ("helpdesk__reset_password", "update"), ("egov__submit_application", "create"), ("git__git_commit", "create"),
+    ("smarthome__lights_off", "update"), ("logistics__reroute_shipment", "update"),
+    # Java-style Service.verbNoun and Service.verb
+    ("OrderService.cancelOrder", "delete"), ("BookingService.modify", "update"), ("CardService.unblockCard", "update"),
+    ("AccountService.freezeCard", "update"), ("DeviceController.reboot", "update"), ("OrderRepository.save", "create"),
+    ("SubscriptionManager.terminate", "delete"), ("DocumentService.generatePdf", "create"),
+    ("PaymentGateway.authorize", "book"), ("thermostat.setpoint", "update"),
+])
+def test_mcp_server_and_java_style_write_tools(typer, name, action):
+    c = typer.classify(name)
+    assert c.is_write and c.action == action, c
+
+
+@pytest.mark.parametrize("name", ["banking__get_balance", "egov__get_application_status", "github__list_issues",
+                                  "BookingService.getBooking", "CustomerService.findCustomerById",
+                                  "filesystem__read_file", "thermostat.get_setpoint", "blocks.list"])
+def test_mcp_server_and_java_style_read_tools(typer, name):
+    assert not typer.classify(name).is_write

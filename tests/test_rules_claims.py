@@ -584,3 +584,54 @@ def test_corrections_possession_alerts_and_commits(classify, reply, claim):
 def test_a_destination_is_not_the_thing_moved(reply, obj):
     reading = compile_lexicon(Config()).reader().read(reply)
     assert [c.object for c in reading.clauses if c.kind == "completion"] == [obj]
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # verbs of banking, telecom, e-government, IT and devices the lexicon lacked
+    ("您的居住证申请已受理，受理号 JZ-20261204。", True),
+    ("营业执照变更已经办结，新执照三天内寄出。", True),
+    ("已为您挂失尾号 6610 的信用卡。", True),
+    ("您的号码已换绑到新手机上了。", True),
+    ("路由器已经帮您重启好了。", True),
+    ("本月燃气费交上了。", True),
+    ("Your tenancy deposit dispute has been lodged with the scheme.", True),
+    ("I've frozen the card and ordered a replacement.", True),
+    ("Your landline has been ported to the new provider.", True),
+    ("The printer spooler is restarted and it's back online.", True),
+    ("Your complaint has been duly actioned by our team.", True),
+    ("The courtesy unit has been dispatched.", True),
+    ("Smart plug's off and the heater is unplugged.", True),
+    ("Your old handset's been booked in for collection on Friday.", True),
+    # ... hedged, conditional on the user, or someone else's report
+    ("您的账户估计已经解冻了，您再登录试试。", False),
+    ("等您缴费成功后，线路会自动复机。", False),
+    ("缴费成功后系统会自动恢复服务。", False),
+    ("快递员回复说包裹已经放进驿站了。", False),
+    ("系统显示这张卡已经挂失了，是您上周在柜台办的。", False),
+    ("查询结果：工单状态为已关闭。", False),
+    ("The courier says the parcel was left with a neighbour.", False),
+    ("According to the bank, the transfer was reversed on Tuesday.", False),
+    ("The booking was cancelled by your colleague this morning.", False),
+    ("The router is likely rebooted by now, but I can't see it from here.", False),
+    ("Your original router was installed in 2021.", False),
+])
+def test_domain_verbs_hedges_and_reports(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a status in a table cell is said as a headline is
+    ("| Task | Result |\n|---|---|\n| Password reset | Done |\n| MFA re-enrolled | ✅ |", True),
+    ("| 项目 | 结果 |\n|:--|:--|\n| 宽带报修 | 已提交 |", True),
+    ("| Order | Status |\n|---|---|\n| #5521 | Processing |", False),
+    # a status read before a colon is information
+    ("Your claim status shows: Approved.", False),
+    ("Current status: Refunded", False),
+    ("Result: refunded to your Visa.", True),
+    # a template or a draft the user is to send is not the reply's statement
+    ("Here's a draft you can send:\n\nHi Maria, I've cancelled Thursday's lesson.\n\nWant me to tweak it?", False),
+    ("模板如下：\n尊敬的用户，您的退款已经到账。", False),
+    ("You could say something like: I've already paid the invoice in full.", False),
+])
+def test_tables_status_reads_and_templates(classify, reply, claim):
+    assert classify(reply) is claim

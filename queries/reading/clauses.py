@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import takeback
+from . import framing, takeback
 from .segment import Clause, Segmenter
 from .tools import said_again
 
@@ -366,7 +366,8 @@ class Reader:
 
     def read(self, reply: str) -> Reading:
         segments = self.segmenter.clauses(reply)
-        clauses = [self.read_clause(c) for c in segments]
+        # a template offered, a status read before a colon: what they frame claims nothing
+        clauses = framing.reframe(self._first, [self.read_clause(c) for c in segments], segments)
         standing = []  # indexes of completion clauses not (yet) taken back
         retracted = False
         # "the 7:10 — sorry, correction, the 7:40": a failure naming only the value corrected away stands aside

@@ -27,6 +27,11 @@ _QUOTED = re.compile(r"“[^”\n]{0,300}”|「[^」\n]{0,300}」|『[^』\n]{0
 # asides in parentheses: "(change of plan, airline canceled flight, or other reasons)"
 _PAREN = re.compile(r"\([^()\n]{0,200}\)|（[^（）\n]{0,200}）")
 _PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9_])" + QUOTE_PLACEHOLDER + r"(?![A-Za-z0-9_])")  # 内容是Q counts
+# a markdown table: its rule line goes, each row is read as its cells one after another ("| Refund |
+# Issued |" says "Refund: Issued", a headline as "Refund issued" is)
+_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*$", re.M)
+_TABLE_ROW = re.compile(r"^[ \t]*\|(.*\|.*?)\|?[ \t]*$", re.M)
+_CELL_SEP = re.compile(r"[ \t]*\|[ \t]*")
 _MARKDOWN = re.compile(r"^\s*([-*+•·]|\d{1,3}[.)、]|#{1,6})\s+", re.M)
 _EMPHASIS = re.compile(r"\*\*|__|~~")
 _EMOJI = "\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D"
@@ -49,6 +54,8 @@ def set_aside(text: str, quotes: list[str] | None = None, asides: list[str] | No
     """The reply without code, quote lines and the words inside quotations (collected in `quotes`)
     and parentheses (collected in `asides`, each leaving an ASIDE mark where it stood)."""
     text = _FENCED.sub("\n", text)
+    text = _TABLE_RULE.sub("", text)
+    text = _TABLE_ROW.sub(lambda m: ": ".join(c for c in _CELL_SEP.split(m.group(1).strip(" \t|")) if c), text)
     text = _INLINE.sub(" ", text)
     text = _QUOTE_LINE.sub("", text)
     if quotes is not None:
