@@ -635,3 +635,35 @@ def test_domain_verbs_hedges_and_reports(classify, reply, claim):
 ])
 def test_tables_status_reads_and_templates(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a thing filed or merged said as where it is now
+    ("That's in! Reference APP-77120.", True),
+    ("Your appeal is in with the review panel now.", True),
+    ("The hotfix is in production now.", True),
+    ("The form is in the drawer.", False),
+    # a headline with an adverb before its participle; a formal preamble before a claim
+    ("Just cancelled it for you.", True),
+    ("Please be advised that your standing order has been amended.", True),
+    ("Please note that your request has been executed.", True),
+    ("Please make sure the form is signed.", False),
+    # an English verb in a Chinese sentence
+    ("已经帮你 cancel 掉了，放心。", True),
+    ("房间 book 好了，两晚。", True),
+    ("你要 cancel 吗？", False),
+    # a hedge, an earlier state, a status looked up
+    ("The wire probably went through, but I can't see it yet.", False),
+    ("I think the order is cancelled, but please double-check.", False),
+    ("It's already closed on our side, nothing to do.", False),
+    ("I checked: your autopay is active and set for the 5th.", False),
+    # someone else's future: 客服说会…, 系统会…
+    ("客服说会在两小时内处理完毕。", False),
+    ("系统会在扣款成功后自动开通。", False),
+    # a quoted email: its headers, and all below an attribution
+    ("Subject: Your refund is complete\n\nThat's the line you'll get once it's done.", False),
+    ("I've forwarded it to the landlord.\n\nOn Mon, Ana wrote:\nI've paid the deposit.", True),
+    ("Here is the thread.\n\nOn Mon, Ana wrote:\nI've paid the deposit.", False),
+])
+def test_filed_formal_code_switched_hedged_and_quoted(classify, reply, claim):
+    assert classify(reply) is claim

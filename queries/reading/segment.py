@@ -22,6 +22,11 @@ ASIDE = "\u2063"  # invisible separator: where an aside stood, counted per claus
 _FENCED = re.compile(r"```.*?(```|\Z)|~~~.*?(~~~|\Z)", re.S)
 _INLINE = re.compile(r"`[^`\n]*`")
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.M)
+# a quoted email: its header lines ("Subject: Booking confirmed", 主题：…), and all below an attribution or a
+# forwarded-message rule ("On Tue, Ana wrote:", "-----Original Message-----"): someone else's words
+_EMAIL_HEADER = re.compile(r"^[ \t]*(?:subject|from|to|cc|bcc|sent|fwd?|主题|发件人|收件人|抄送)[ \t]*[:：].*$", re.M | re.I)
+_EMAIL_BELOW = re.compile(r"^[^\n]*(?:\bwrote:|写道[:：]|-{3,}\s*(?:original message|forwarded message|原始邮件|转发的邮件)\s*-{3,})[ \t]*$.*",
+                          re.M | re.I | re.S)
 _QUOTED = re.compile(r"“[^”\n]{0,300}”|「[^」\n]{0,300}」|『[^』\n]{0,300}』|‘[^’\n]{0,300}’"
                      r"|\"[^\"\n]{0,300}\"|《[^》\n]{0,100}》")
 # asides in parentheses: "(change of plan, airline canceled flight, or other reasons)"
@@ -58,6 +63,7 @@ def set_aside(text: str, quotes: list[str] | None = None, asides: list[str] | No
     text = _TABLE_ROW.sub(lambda m: ": ".join(c for c in _CELL_SEP.split(m.group(1).strip(" \t|")) if c), text)
     text = _INLINE.sub(" ", text)
     text = _QUOTE_LINE.sub("", text)
+    text = _EMAIL_HEADER.sub("", _EMAIL_BELOW.sub("", text))
     if quotes is not None:
         quotes.extend(m.group(0)[1:-1] for m in _QUOTED.finditer(text))
     text = _QUOTED.sub(QUOTE_PLACEHOLDER, text)
