@@ -134,6 +134,7 @@ class Reader:
         self._obj_re = re.compile(r"\b(" + macros["OBJ_EN"] + r")s?\b|(" + macros["OBJ_ZH"] + ")", re.I)
         self._count_words: dict[str, int] = dict(lex.get("counts", {}).get("words", {}))
         self._cache: dict[tuple[str, str], ClauseReading] = {}
+        self._framing = framing.Framing(self._first)
         self._scripts_of: tuple[str | None, bool, bool] = (None, False, False)
         seg = lex["segment"]
         self.segmenter = Segmenter(seg.get("zh", []), seg.get("en", []), seg.get("abbreviations", []))
@@ -367,11 +368,11 @@ class Reader:
     def read(self, reply: str) -> Reading:
         segments = self.segmenter.clauses(reply)
         # a template offered, a status read before a colon: what they frame claims nothing
-        clauses = framing.reframe(self._first, [self.read_clause(c) for c in segments], segments)
+        clauses = self._framing.reframe([self.read_clause(c) for c in segments], segments)
         standing = []  # indexes of completion clauses not (yet) taken back
         retracted = False
         # "the 7:10 — sorry, correction, the 7:40": a failure naming only the value corrected away stands aside
-        away = takeback.replaced(lambda t: self._first("correction", t), clauses, segments)
+        away = takeback.replaced(self._framing.correction_end, clauses, segments)
         for i, c in enumerate(clauses):
             if c.kind == "completion":
                 standing.append(i)

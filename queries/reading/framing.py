@@ -14,14 +14,36 @@ from dataclasses import replace
 _COLON = (":", "：")
 
 
-def reframe(first, clauses: list, segments: list) -> list:
-    """The clause readings with framed ones re-kinded. `first(kind, text)` is the reader's rule match."""
-    out = list(clauses)
-    for i, seg in enumerate(segments):
-        if first("template", seg.text) is not None and (seg.closer in _COLON or i == len(segments) - 1
-                                                        or segments[i + 1].sentence != seg.sentence):
-            return out[:i + 1] + [replace(c, kind="other", retracts=False, admits=False) for c in out[i + 1:]]
-        if (i > 0 and out[i].kind == "completion" and segments[i - 1].closer in _COLON
-                and segments[i - 1].sentence == seg.sentence and first("status_read", segments[i - 1].text) is not None):
-            out[i] = replace(out[i], kind="pre_existing")
-    return out
+class Framing:
+    """Which clauses frame what follows; each distinct clause text is matched once (texts recur)."""
+
+    def __init__(self, first):
+        self._first = first  # the reader's rule match, first(kind, text)
+        self._seen: dict[str, tuple[bool, bool, int]] = {}
+
+    def _frames(self, text: str) -> tuple[bool, bool, int]:
+        """(opens a template, reads a status, where a correction word ends or -1)."""
+        hit = self._seen.get(text)
+        if hit is None:
+            fix = self._first("correction", text)
+            hit = (self._first("template", text) is not None, self._first("status_read", text) is not None,
+                   fix.end() if fix is not None else -1)
+            if len(self._seen) < 200_000:
+                self._seen[text] = hit
+        return hit
+
+    def correction_end(self, text: str) -> int:
+        """Where the correction word opening text ends ("correction, the 7:40"), or -1."""
+        return self._frames(text)[2]
+
+    def reframe(self, clauses: list, segments: list) -> list:
+        """The clause readings with framed ones re-kinded."""
+        out = list(clauses)
+        for i, seg in enumerate(segments):
+            template, status, _ = self._frames(seg.text)
+            if template and (seg.closer in _COLON or i == len(segments) - 1 or segments[i + 1].sentence != seg.sentence):
+                return out[:i + 1] + [replace(c, kind="other", retracts=False, admits=False) for c in out[i + 1:]]
+            if (status and i + 1 < len(out) and out[i + 1].kind == "completion" and seg.closer in _COLON
+                    and segments[i + 1].sentence == seg.sentence):
+                out[i + 1] = replace(out[i + 1], kind="pre_existing")
+        return out

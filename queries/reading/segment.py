@@ -59,11 +59,13 @@ def set_aside(text: str, quotes: list[str] | None = None, asides: list[str] | No
     """The reply without code, quote lines and the words inside quotations (collected in `quotes`)
     and parentheses (collected in `asides`, each leaving an ASIDE mark where it stood)."""
     text = _FENCED.sub("\n", text)
-    text = _TABLE_RULE.sub("", text)
-    text = _TABLE_ROW.sub(lambda m: ": ".join(c for c in _CELL_SEP.split(m.group(1).strip(" \t|")) if c), text)
+    if "|" in text:  # (most replies hold no table: skip its two passes)
+        text = _TABLE_RULE.sub("", text)
+        text = _TABLE_ROW.sub(lambda m: ": ".join(c for c in _CELL_SEP.split(m.group(1).strip(" \t|")) if c), text)
     text = _INLINE.sub(" ", text)
     text = _QUOTE_LINE.sub("", text)
-    text = _EMAIL_HEADER.sub("", _EMAIL_BELOW.sub("", text))
+    if "\n" in text and (":" in text or "：" in text or "---" in text):  # (a quoted email has lines and colons)
+        text = _EMAIL_HEADER.sub("", _EMAIL_BELOW.sub("", text))
     if quotes is not None:
         quotes.extend(m.group(0)[1:-1] for m in _QUOTED.finditer(text))
     text = _QUOTED.sub(QUOTE_PLACEHOLDER, text)

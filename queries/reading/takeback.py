@@ -25,25 +25,24 @@ def values(text: str) -> frozenset[str]:
     return frozenset(_CLOCK_ZH.sub(":", m.group(0).lower()).replace("半", "30") for m in _VALUE.finditer(text))
 
 
-def replaced(marker, clauses, segments) -> dict[int, frozenset[str]]:
+def replaced(marker_end, clauses, segments) -> dict[int, frozenset[str]]:
     """For each completion clause corrected in passing, the values it was corrected away from.
-    `marker(text)` is the correction word's match at the start of a clause, or None."""
+    `marker_end(text)` is where the correction word opening a clause ends, or -1."""
     out: dict[int, frozenset[str]] = {}
     for h, claim in enumerate(clauses):
         if claim.kind != "completion":
             continue
-        said = values(claim.text)
         k, seen = h + 1, False
         # plain clauses after the claim, in its sentence or the next: a correction word, then the restatement
         while k < len(clauses) and k <= h + 4 and segments[k].sentence <= segments[h].sentence + 1:
             c = clauses[k]
-            m = marker(c.text)
-            if c.kind != "other" or (c.action is not None and m is None):
+            end = marker_end(c.text)
+            if c.kind != "other" or (c.action is not None and end < 0):
                 break
-            rest = c.text[m.end():] if m else c.text
-            seen = seen or m is not None
-            new = values(rest)
-            if seen and new:
+            seen = seen or end >= 0
+            new = values(c.text[max(end, 0):]) if seen else frozenset()
+            if new:
+                said = values(claim.text)
                 if said - new:
                     out[h] = said - new
                 break
