@@ -29,7 +29,7 @@ from typing import Any, Callable, ClassVar, Iterator
 
 import pyarrow as pa
 
-from ...queries.warehouse.tables import TRACE_TABLES
+from ...queries.warehouse.tables import OFFSET_COLUMN, TRACE_TABLES, WRITTEN_TIMES
 from ...queries.warehouse.types import arrow_schema, json_columns
 from .vocabulary import epoch_seconds
 
@@ -213,14 +213,38 @@ def epoch_to_datetime(value: Any) -> datetime | None:
     return datetime.fromtimestamp(epoch_seconds(float(value)), tz=timezone.utc)
 
 
+class WrittenTime(datetime):
+    """An instant in UTC that remembers the UTC offset its text was written with (`offset_min`:
+    +08:00 is 480, Z 0). Arithmetic gives plain datetimes (a derived time was written by nobody);
+    min, max and sorting keep it, so a turn's start taken from its first message keeps that
+    message's offset. `rows_to_table` stores it as utc_offset_min (WRITTEN_TIMES)."""
+
+    offset_min: int | None = None
+
+
 def parse_iso(text: str) -> datetime | None:
-    """ISO 8601 text to a UTC datetime, or to a naive one when the text has no offset: the
-    decoder reads those in --tz (`PythonReader.decode_records`), as it reads naive text."""
+    """ISO 8601 text to a UTC datetime (a `WrittenTime`), or to a naive one when the text has no
+    offset: the decoder reads those in --tz (`PythonReader.decode_records`), as it reads naive text."""
     try:
         dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError as exc:
         raise RowError(f"expected a timestamp, got {text[:60]!r}") from exc
-    return dt if dt.tzinfo is None else dt.astimezone(timezone.utc)
+    if dt.tzinfo is None:
+        return dt
+    utc = dt.astimezone(timezone.utc)
+    out = WrittenTime(utc.year, utc.month, utc.day, utc.hour, utc.minute, utc.second, utc.microsecond, timezone.utc)
+    out.offset_min = int(dt.utcoffset().total_seconds() // 60)
+    return out
+
+
+def _written_offsets(table: str, rows: list[dict[str, Any]]) -> None:
+    """utc_offset_min from the offset each row's written time was parsed with, unless the reader set it."""
+    column = WRITTEN_TIMES.get(table)
+    if column is None:
+        return
+    for row in rows:
+        if row.get(OFFSET_COLUMN) is None:
+            row[OFFSET_COLUMN] = getattr(row.get(column), "offset_min", None)
 
 
 def rows_to_table(table: str, rows: list[dict[str, Any]]) -> pa.Table:
@@ -230,6 +254,7 @@ def rows_to_table(table: str, rows: list[dict[str, Any]]) -> pa.Table:
     string) or `RawJson` for text that is JSON already.
     """
     _localize_naive(table, rows)
+    _written_offsets(table, rows)
     schema = arrow_schema(table)
     columns = {}
     for f in schema:

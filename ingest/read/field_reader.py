@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .fields import Field, compile_select, has_unknown_keys_sql, sql_str
+from .fields import TS, Field, compile_select, has_unknown_keys_sql, sql_str
 from .framing import RAW_KEEP_CHARS
 from .base import Decoded, SqlReader
+from ...queries.warehouse.tables import OFFSET_COLUMN, WRITTEN_TIMES
 from ...queries.warehouse.types import arrow_schema, columns
 
 
@@ -40,8 +41,11 @@ class FieldReader(SqlReader):
         mapping = self.mappings[kind]
         schema = arrow_schema(mapping.table)
         int32 = {f.name for f in schema if pa.types.is_int32(f.type)}
-        select = compile_select(mapping.fields, "kind_in", int32_columns=int32)
+        written = WRITTEN_TIMES.get(mapping.table)
+        select = compile_select(mapping.fields, "kind_in", int32_columns=int32, offset_of=written)
         produced = {f.column for f in mapping.fields}
+        if any(f.column == written and f.kind == TS for f in mapping.fields):
+            produced.add(OFFSET_COLUMN)
         exprs = []
         for col in columns(mapping.table):
             if col in mapping.derived:

@@ -106,6 +106,23 @@ def _convert(field: Field, t: str, j: str | None, int32: bool) -> str:
     raise ValueError(f"unknown field kind {field.kind!r}")
 
 
+# The offset a date-time text ends with (…08:42:00+08:00, …08:42+0800, …T08:42:00.5Z): what the source
+# wrote the time in, which the TIMESTAMPTZ cast turns into UTC and forgets. A zone name or an epoch
+# number has none here.
+_WRITTEN_OFFSET = r"\d:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)$"
+
+
+def written_offset_sql(t: str, value: str) -> str:
+    """SQL: the UTC offset in minutes text `t` was written with (+08:00 is 480, Z and +00:00 are
+    0), NULL when it has none or did not convert to the time `value`."""
+    off = f"replace(regexp_extract({t}, {sql_str(_WRITTEN_OFFSET)}, 1), ':', '')"
+    minutes = (f"CASE WHEN upper(o) = 'Z' THEN 0 WHEN o <> '' THEN (CASE WHEN o[1] = '-' THEN -1 ELSE 1 END) * "
+               f"(CAST(o[2:3] AS INTEGER) * 60 + CASE WHEN length(o) = 5 THEN CAST(o[4:5] AS INTEGER) ELSE 0 END) END")
+    # one extract per row (a lambda over a one-item list names it once)
+    return (f"CASE WHEN {value} IS NOT NULL AND strpos({t}, ':') > 0 "
+            f"THEN list_transform([{off}], lambda o: {minutes})[1] END")
+
+
 def _check(field: Field, t: str, value: str, int32: bool) -> str | None:
     """SQL for the reason a present value could not be converted, or None."""
     if field.kind not in _EXPECTED:
@@ -133,7 +150,8 @@ def has_unknown_keys_sql(fields: list[Field], keys_expr: str = "k") -> str:
 
 
 def compile_select(fields: list[Field], source: str, where: str = "TRUE", extra_columns: str = "",
-                   int32_columns: frozenset[str] | set[str] = frozenset(), extra_flag: str = "_extra") -> str:
+                   int32_columns: frozenset[str] | set[str] = frozenset(), extra_flag: str = "_extra",
+                   offset_of: str | None = None) -> str:
     """SELECT line, raw, <columns>, _reject, metadata_extra FROM source WHERE where.
 
     `source` has columns line, raw and `extra_flag`, true for records with
@@ -143,7 +161,8 @@ def compile_select(fields: list[Field], source: str, where: str = "TRUE", extra_
     `metadata_extra` holds, as a JSON object, the input keys no field
     consumed, so nothing the producer wrote is lost; only flagged records pay
     for that second parse. `int32_columns` are checked against the range of
-    their INTEGER warehouse column.
+    their INTEGER warehouse column. `offset_of` names a time column whose written UTC offset
+    comes out as `utc_offset_min` (`written_offset_sql`).
     """
     keys = known_keys(fields)[:-1]
     json_keys = {k for f in fields if f.kind in (JSON, JSON_TEXT) for k in f.input_keys}
@@ -159,6 +178,8 @@ def compile_select(fields: list[Field], source: str, where: str = "TRUE", extra_
             j = frags[0] if len(frags) == 1 else "coalesce(" + ", ".join(frags) + ")"
         int32 = f.column in int32_columns
         converted.append(f"{t} AS _t_{f.column}, {_convert(f, t, j, int32)} AS {f.column}")
+        if f.column == offset_of and f.kind == TS:
+            converted.append(f"{written_offset_sql(f'_t_{f.column}', f.column)} AS utc_offset_min")
         check = _check(f, f"_t_{f.column}", f.column, int32)
         if check:
             checks.append(check)
@@ -182,6 +203,8 @@ def compile_select(fields: list[Field], source: str, where: str = "TRUE", extra_
               if checks else "''")
     extra_sql = f", {extra_columns}" if extra_columns else ""
     cols = ", ".join(f.column for f in fields)
+    if any(f.column == offset_of and f.kind == TS for f in fields):
+        cols += ", utc_offset_min"
     return (
         f"SELECT line, raw, {cols}, {reason} AS _reject, {extra} AS metadata_extra{extra_sql}\n"
         f"FROM (SELECT line, raw, _has_extra, {', '.join(converted)}\n"

@@ -11,7 +11,8 @@ CREATE TABLE IF NOT EXISTS messages (
     source          Nullable(String),
     metadata        Nullable(String),
     source_file     Nullable(String),
-    source_line     Nullable(Int64)
+    source_line     Nullable(Int64),
+    utc_offset_min  Nullable(Int32)
 )
 ENGINE = MergeTree
 PARTITION BY toDate(ifNull(created_at, toDateTime64(0, 6, 'UTC')))

@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     prompt_version  Nullable(String),
     metadata        Nullable(String),
     source_file     Nullable(String),
-    source_line     Nullable(Int64)
+    source_line     Nullable(Int64),
+    utc_offset_min  Nullable(Int32)
 )
 ENGINE = MergeTree
 PARTITION BY toDate(ifNull(started_at, toDateTime64(0, 6, 'UTC')))

@@ -150,7 +150,8 @@ def connect(
 # Columns added after a table first shipped: CREATE TABLE IF NOT EXISTS leaves an older
 # warehouse's table as it was, so each is added here (NULL in the rows loaded before).
 ADDED_COLUMNS = [("ingest_files", "tz", "VARCHAR"), ("ingest_files", "tz_source", "VARCHAR"),
-                 ("ingest_files", "naive_times", "BOOLEAN"), ("reading_cache_items", "noun", "VARCHAR")]
+                 ("ingest_files", "naive_times", "BOOLEAN"), ("reading_cache_items", "noun", "VARCHAR"),
+                 ("tasks", "utc_offset_min", "INTEGER"), ("messages", "utc_offset_min", "INTEGER")]
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:

@@ -24,7 +24,9 @@ CREATE TABLE IF NOT EXISTS tasks (
     prompt_version  VARCHAR,
     metadata        JSON,               -- everything else the source said about the turn
     source_file     VARCHAR,
-    source_line     BIGINT
+    source_line     BIGINT,
+    utc_offset_min  INTEGER             -- the UTC offset started_at was written with, in minutes (+08:00: 480;
+                                        -- Z and +00:00: 0); NULL when the source wrote none (naive, epoch, OTLP)
 );
 
 CREATE TABLE IF NOT EXISTS steps (
@@ -65,7 +67,8 @@ CREATE TABLE IF NOT EXISTS messages (
     source          VARCHAR,
     metadata        JSON,
     source_file     VARCHAR,
-    source_line     BIGINT
+    source_line     BIGINT,
+    utc_offset_min  INTEGER             -- the UTC offset created_at was written with, in minutes (as tasks')
 );
 
 CREATE TABLE IF NOT EXISTS audit_logs (

@@ -21,5 +21,11 @@ KEYS: dict[str, tuple[str, ...]] = {
     "otel_logs": ("log_id",),  # raw OTLP log records; a digest of the record (the same record re-sent is one row)
 }
 
+# The time of a row whose written UTC offset the row keeps (utc_offset_min): a message's time and
+# a turn's start, as the source wrote them (+08:00 is a user's or a system's local time; UTC is
+# where nobody is). Readers fill it; value_checks reads it as where the user is.
+WRITTEN_TIMES = {"tasks": "started_at", "messages": "created_at"}
+OFFSET_COLUMN = "utc_offset_min"
+
 # The Parquet key/value metadata entry that says which table an exported file holds.
 PARQUET_TABLE_KEY = "trace_audit_table"
