@@ -45,6 +45,13 @@ def has_table(con: duckdb.DuckDBPyConnection, name: str, temporary: bool = False
                        {"t": temporary, "n": name}).fetchall()[0][0] > 0
 
 
+def has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+    """Whether the warehouse's `table` has `column`: one made before it and opened read-only has not."""
+    return con.execute("SELECT count(*) FROM duckdb_columns() WHERE schema_name = 'main' AND "
+                       "database_name = current_database() AND table_name = $t AND column_name = $c",
+                       {"t": table, "c": column}).fetchall()[0][0] > 0
+
+
 def create_readings(con: duckdb.DuckDBPyConnection, plan) -> None:
     """reply_readings and claim_items as temp tables on `con`: the kept readings of this reader,
     and the texts it has not read yet read now (left in _ta_new_readings / _ta_new_items for

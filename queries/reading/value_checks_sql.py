@@ -13,7 +13,7 @@ Kept apart from the comparing Python: these statements run on DuckDB over the tu
 # the write carries none, it says where the user is. Only one offset in the turn counts (a flight's
 # two ends in two zones say nothing).
 TURN_OFFSETS = """
-CREATE OR REPLACE TEMP TABLE _ta_turn_offset AS
+CREATE OR REPLACE TEMP TABLE $name AS
 SELECT task_id, CASE WHEN count(DISTINCT off) = 1 THEN any_value(off) END AS off FROM (
     SELECT s.task_id, unnest(regexp_extract_all(
                coalesce(CAST(s.args AS VARCHAR), '') || ' ' || coalesce(CAST(s.result AS VARCHAR), ''),
@@ -22,13 +22,33 @@ SELECT task_id, CASE WHEN count(DISTINCT off) = 1 THEN any_value(off) END AS off
 WHERE off NOT IN ('+00:00', '-00:00', '+0000', '-0000')
 GROUP BY task_id
 """
+# Where the turn's steps write no local time: the offset the turn's own times were written with
+# (messages.utc_offset_min, tasks.utc_offset_min, kept at ingest): the user's request, the reply
+# ($replies: a reply logged without the task's id) and the turn's start. Only one offset counts:
+# two disagreeing say nothing, and UTC (Z, +00:00) is where a system logs, not where a user is.
+# As '+08:00', the shape of TURN_OFFSETS. A warehouse made before the column has none ($column).
+MESSAGE_OFFSETS = """
+CREATE OR REPLACE TEMP TABLE $name AS
+SELECT task_id, CASE WHEN sign(min(m)) < 0 THEN '-' ELSE '+' END || lpad(CAST(abs(min(m)) // 60 AS VARCHAR), 2, '0')
+       || ':' || lpad(CAST(abs(min(m)) % 60 AS VARCHAR), 2, '0') AS off FROM (
+    SELECT task_id, $column AS m FROM messages
+    WHERE role IN ('user', 'assistant') AND task_id IN (SELECT task_id FROM $tasks)
+    UNION ALL SELECT task_id, $column FROM tasks WHERE task_id IN (SELECT task_id FROM $tasks)
+    $replies)
+WHERE m IS NOT NULL AND m <> 0
+GROUP BY task_id HAVING count(DISTINCT m) = 1
+"""
+# the replies a told value was read from, by their own message (for MESSAGE_OFFSETS)
+TOLD_REPLIES = """UNION ALL SELECT ca.task_id, $column FROM claimed_actions ca JOIN messages r ON r.message_id = ca.reply_id
+    WHERE ca.has_vals = 1 AND ca.own_window = 1"""
+
 TOLD = """
 CREATE OR REPLACE TEMP TABLE _ta_told AS
 SELECT hash(ci.vals, CAST(s.args AS VARCHAR), CAST(s.result AS VARCHAR), s.error, s.detail,
-            strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source, z.off) AS k,
+            strftime(ca.reply_time, '%Y-%m-%d %H'), f.tz, f.tz_source, coalesce(z.off, mo.off)) AS k,
        ca.reply_id, ca.task_id, ca.text_id, ca.clause_no, s.seq, s.tool,
        CASE WHEN s.seq = ca.backing_seq THEN 1 ELSE 0 END AS is_backing, ca.reply_time, f.tz, f.tz_source,
-       z.off AS turn_offset,
+       coalesce(z.off, mo.off) AS turn_offset,
        CASE WHEN ca.action IN ('create', 'book') AND tc.action IN ('update', 'delete') THEN 1 ELSE 0 END AS made_by_none,
        ca.taken
 FROM claimed_actions ca
@@ -39,6 +59,7 @@ LEFT JOIN tasks t ON t.task_id = ca.task_id
 LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_files GROUP BY path) f
        ON f.path = t.source_file
 LEFT JOIN _ta_turn_offset z ON z.task_id = ca.task_id
+LEFT JOIN _ta_message_offset mo ON mo.task_id = ca.task_id
 LEFT JOIN tool_classes tc ON tc.tool = s.tool
 WHERE ca.has_vals = 1 AND ca.own_window = 1
 """
@@ -130,7 +151,7 @@ WHERE a.verdict = 'match' OR (m.task_id IS NULL AND NOT EXISTS (
 
 # the user's request for each write: the last user message before it (by position where the
 # source records one), else the task's goal; only requests that state a value (_ta_asks_with)
-ASKED = """
+ASKED_WRITES = """
 CREATE OR REPLACE TEMP TABLE _ta_asked_writes AS
 WITH asked_tasks AS (
     -- tasks with a request that states a value: their goal, or a user message (_ta_asks_with)
@@ -139,7 +160,9 @@ WITH asked_tasks AS (
     SELECT m.task_id FROM messages m JOIN _ta_asks_with q ON q.asked = m.content
     WHERE m.role = 'user' AND m.task_id IS NOT NULL
 )
-SELECT w.task_id, w.seq, w.tool, w.msg_index FROM write_steps w JOIN asked_tasks a ON a.task_id = w.task_id;
+SELECT w.task_id, w.seq, w.tool, w.msg_index FROM write_steps w JOIN asked_tasks a ON a.task_id = w.task_id
+"""
+ASKED = """
 CREATE OR REPLACE TEMP TABLE _ta_asks AS
 SELECT task_id, seq, content, created_at FROM (
     SELECT w.task_id, w.seq, m.content, m.created_at,
@@ -163,18 +186,23 @@ WITH req AS (
     LEFT JOIN tasks t ON t.task_id = w.task_id
     WHERE s.args IS NOT NULL
 )
-SELECT hash(r.asked, r.args, strftime(r.said_at, '%Y-%m-%d %H'), f.tz, f.tz_source) AS k, hash(r.asked) AS q,
-       r.task_id, r.seq, r.tool, r.said_at, f.tz, f.tz_source
+SELECT hash(r.asked, r.args, strftime(r.said_at, '%Y-%m-%d %H'), f.tz, f.tz_source, coalesce(z.off, mo.off)) AS k,
+       hash(r.asked) AS q, r.task_id, r.seq, r.tool, r.said_at, f.tz, f.tz_source, coalesce(z.off, mo.off) AS turn_offset
 FROM req r
 JOIN _ta_asks_with q ON q.asked = r.asked
 LEFT JOIN (SELECT path, max(tz) AS tz, max(tz_source) AS tz_source FROM ingest_files GROUP BY path) f
        ON f.path = r.source_file
+LEFT JOIN _ta_asked_turn_offset z ON z.task_id = r.task_id
+LEFT JOIN _ta_asked_message_offset mo ON mo.task_id = r.task_id
 """
+# the tasks whose requests are compared (for TURN_OFFSETS and MESSAGE_OFFSETS)
+ASKED_TASKS = "(SELECT DISTINCT task_id FROM _ta_asked_writes)"
 ASKED_INPUTS = """
 SELECT o.k, q.asks, strftime(o.said_at, '%Y-%m-%dT%H:%M:%S+00:00'), CAST(s.args AS VARCHAR),
-       o.tz, o.tz_source
+       o.tz, o.tz_source, o.turn_offset
 FROM (SELECT k, arg_min(task_id, task_id) AS task_id, arg_min(seq, task_id) AS seq,
-             arg_min(said_at, task_id) AS said_at, any_value(tz) AS tz, any_value(tz_source) AS tz_source
+             arg_min(said_at, task_id) AS said_at, any_value(tz) AS tz, any_value(tz_source) AS tz_source,
+             any_value(turn_offset) AS turn_offset
       FROM _ta_asked WHERE k NOT IN (SELECT k FROM _ta_known WHERE check_kind = 'asked') GROUP BY k) o
 JOIN steps s ON s.task_id = o.task_id AND s.seq = o.seq
 LEFT JOIN tasks t ON t.task_id = o.task_id

@@ -13,12 +13,12 @@ import json
 import duckdb
 import pyarrow as pa
 
-from .cache import has_table, reader_version
+from .cache import has_column, has_table, reader_version
 from .rows import temp_table, temp_table_of
 from .value_checks import _ASKABLE, Comparer, _compared, _said
 from .stored_values import stored_values
-from .value_checks_sql import (ASKED, ASKED_INPUTS, ASKED_VERDICTS, REQUESTS, TOLD, TOLD_INPUTS, TOLD_TASKS,
-                               TOLD_VERDICTS, TURN_OFFSETS)
+from .value_checks_sql import (ASKED, ASKED_INPUTS, ASKED_TASKS, ASKED_VERDICTS, ASKED_WRITES, MESSAGE_OFFSETS,
+                               REQUESTS, TOLD, TOLD_INPUTS, TOLD_REPLIES, TOLD_TASKS, TOLD_VERDICTS, TURN_OFFSETS)
 
 RESULT_COLUMNS = [("check_kind", "VARCHAR"), ("k", "UBIGINT"), ("vi", "INTEGER"), ("field", "VARCHAR"),
                   ("value_type", "VARCHAR"), ("told", "VARCHAR"), ("written", "VARCHAR"), ("stored", "VARCHAR"),
@@ -46,6 +46,19 @@ def _requests(con: duckdb.DuckDBPyConnection, version: str, cached: bool, reader
         JOIN (SELECT CAST(text_key AS UHUGEINT) AS text_key, asks FROM _ta_new_requests {kept}) a
           ON a.text_key = r.text_key
         WHERE a.asks IS NOT NULL""", {"v": version} if cached else {})
+
+
+def _turn_offsets(con: duckdb.DuckDBPyConnection, half: str, tasks: str, replies: str = "") -> None:
+    """The user's zone where nobody named one, per task of a half (told, asked): the one offset the
+    turn's steps write local times in (_ta_<half>turn_offset), else the one its messages and start
+    were written with (_ta_<half>message_offset). In that order: a step's local time is the system
+    speaking in the user's zone about the very value compared; a message's time says where the
+    conversation was logged, which is the user's zone only where it is not UTC."""
+    con.execute(TURN_OFFSETS.replace("$name", f"_ta_{half}turn_offset").replace("$tasks", tasks))
+    # a warehouse made before utc_offset_min, opened read-only (or another engine's copy) has none
+    column = "utc_offset_min" if all(has_column(con, t, "utc_offset_min") for t in ("messages", "tasks")) else "NULL::INTEGER"
+    con.execute(MESSAGE_OFFSETS.replace("$name", f"_ta_{half}message_offset").replace("$tasks", tasks)
+                .replace("$replies", replies).replace("$column", column))
 
 
 # the turn-model tables each half reads
@@ -83,7 +96,7 @@ class ValueRun:
 
     def told(self, con: duckdb.DuckDBPyConnection) -> None:
         self._cache(con)
-        con.execute(TURN_OFFSETS.replace("$tasks", TOLD_TASKS))
+        _turn_offsets(con, "", TOLD_TASKS, TOLD_REPLIES)
         con.execute(TOLD)
         for k, vals, at, args, result, error, detail, tz, tz_source, turn_offset in con.execute(TOLD_INPUTS).fetchall():
             cmp = self.comparer()
@@ -94,11 +107,14 @@ class ValueRun:
     def asked(self, con: duckdb.DuckDBPyConnection) -> None:
         cached = self._cache(con)
         _requests(con, self.version, cached and has_table(con, "request_cache"), self.plan.lexicon.value_reader)
+        con.execute(ASKED_WRITES)
+        _turn_offsets(con, "asked_", ASKED_TASKS)
         con.execute(ASKED)
-        for k, asks, at, args, tz, tz_source in con.execute(ASKED_INPUTS).fetchall():
+        for k, asks, at, args, tz, tz_source, turn_offset in con.execute(ASKED_INPUTS).fetchall():
             # a list's length is no answer to a request: the user may have asked for it across several calls
             stored = [x for x in stored_values(args, None, None, None, []) if not x.field.endswith("#len")]
-            rows = _compared(self.comparer(), json.loads(asks), stored, at, tz, _said(tz, tz_source), join_days=False)
+            rows = _compared(self.comparer(), json.loads(asks), stored, at, tz, _said(tz, tz_source), turn_offset,
+                             join_days=False)
             self.new += [("asked", k, *r) for r in rows] or [("asked", k) + (None,) * 8]
 
     def finish(self, con: duckdb.DuckDBPyConnection) -> pa.Table:
