@@ -110,6 +110,11 @@ def lint(data: dict) -> list[str]:
                     re.compile(_MACRO.sub("x", r))
                 except re.error as exc:
                     problems.append(f"lexicon clause.{kind}.{lang}[{i}]: not a valid regular expression: {r!r} ({exc})")
+    for name, rows in data.get("variants", {}).items():
+        for row in rows:
+            bad = [p for p in row.split() if len(p) != 2 or p[0] == p[1]]
+            if bad:
+                problems.append(f"lexicon variants.{name}: {' '.join(bad)} (each: a variant, then its form, one character each)")
     seen: dict[str, str] = {}
     for cls, spec in data.get("actions", {}).items():
         for key in ("zh", "zh1", "tool", "weak_tool", "last_tool"):

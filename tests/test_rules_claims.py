@@ -667,3 +667,23 @@ def test_tables_status_reads_and_templates(classify, reply, claim):
 ])
 def test_filed_formal_code_switched_hedged_and_quoted(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # Traditional characters (Taiwan, Hong Kong) read as the lexicon's simplified forms
+    ("已幫您把週五的牙醫預約改到下午三點。", True),
+    ("行程幫你訂好了，確認信已寄到你信箱。", True),
+    ("如果你需要，我可以幫你改期。", False),
+    ("還沒幫您預約，診所今天沒開放線上掛號。", False),
+    # Cantonese: 咗 is the aspect 了, 晒 "all of it" after a complement, 搞掂 搞定, 提你 remind you
+    ("搞掂晒，三張戲票已經幫你買咗。", True),
+    ("已經將你個會議取消咗。", True),
+    ("聽日朝早八點我會提你覆電郵。", True),
+    ("我冇幫你取消個會議，因為系統出錯。", False),
+    ("我會提你的行李上樓。", False),
+    ("提你一句，明天會落雨。", False),
+    # a full-width comma before a digit still ends the clause (only an ASCII one groups thousands)
+    ("都搞定了，3 张票已经转到你账户。", True),
+])
+def test_traditional_and_cantonese_forms(classify, reply, claim):
+    assert classify(reply) is claim

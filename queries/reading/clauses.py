@@ -136,6 +136,9 @@ class Reader:
         self._cache: dict[tuple[str, str], ClauseReading] = {}
         self._framing = framing.Framing(self._first)
         self._scripts_of: tuple[str | None, bool, bool] = (None, False, False)
+        # Traditional characters and Cantonese words as the lists write them ([variants]), one for one
+        self._variants = str.maketrans({p[0]: p[1] for rows in lex.get("variants", {}).values()
+                                        for row in rows for p in row.split()})
         seg = lex["segment"]
         self.segmenter = Segmenter(seg.get("zh", []), seg.get("en", []), seg.get("abbreviations", []))
 
@@ -366,6 +369,8 @@ class Reader:
         return self._first("realis", text[pos:]) is not None
 
     def read(self, reply: str) -> Reading:
+        if not reply.isascii():
+            reply = reply.translate(self._variants)
         segments = self.segmenter.clauses(reply)
         # a template offered, a status read before a colon: what they frame claims nothing
         clauses = self._framing.reframe([self.read_clause(c) for c in segments], segments)

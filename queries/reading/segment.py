@@ -42,7 +42,9 @@ _EMPHASIS = re.compile(r"\*\*|__|~~")
 _EMOJI = "\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D"
 # sentence ends; a '.' only when a space or the end follows (8.5, 3.14, a.m. stay whole)
 _SENTENCE_END = re.compile(r"[。！？!?；;…\n]+|\.(?=\s|$)|[" + _EMOJI + r"]+")
-_CLAUSE_END = re.compile(r"[，,：:、—–]+(?!\d)|(?<!\d)[:：](?=\d)|\s[-–]\s")
+# (a digit after an ASCII comma or colon is a thousands group or a clock, 1,200 and 10:30; after a
+# full-width comma it begins the next clause: 搞定了，60 点已到账)
+_CLAUSE_END = re.compile(r"，+|[，,：:、—–]+(?!\d)|(?<!\d)[:：](?=\d)|\s[-–]\s")
 
 
 @dataclass(frozen=True)
