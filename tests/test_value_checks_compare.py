@@ -689,3 +689,40 @@ def test_a_field_named_as_its_ids_begin(tools, text, result, want):
 def test_a_listed_things_count_after_a_times_sign(tools, text, args, result, want):
     got = [v for f, v in verdicts(tools, text, args, result) if f.startswith("items.")]
     assert got and (want in got if want == "mismatch" else set(got) == {"match"})
+
+
+# ---- which stored fields hold money and ids ([fields] in values.toml)
+def test_a_payout_and_a_price_difference_are_money(tools):
+    # a payout kept in minor units, a difference settled on an exchange (stored negative: money back)
+    assert verdicts(tools, "A payout of $8,400.00 is on its way", {"case": "C-1"},
+                    {"payout_cents": 804000}) == [("payout_cents", "mismatch")]
+    assert verdicts(tools, "A payout of $8,040.00 is on its way", {"case": "C-1"},
+                    {"payout_cents": 804000}) == [("payout_cents", "match")]
+    assert verdicts(tools, "you get $13.50 back for the difference", {"order": "O-1"},
+                    {"price_difference": -15.3}) == [("price_difference", "mismatch")]
+    assert verdicts(tools, "you get $15.30 back for the difference", {"order": "O-1"},
+                    {"price_difference": -15.3}) == [("price_difference", "match")]
+    # a field named for no money says nothing of an amount
+    assert verdicts(tools, "you get $15.30 back", {"order": "O-1"}, {"difference_days": 15}) == []
+
+
+def test_an_id_of_a_kind_kept_under_the_kinds_field_words(tools):
+    # a waybill is what a parcel is tracked by; a policy number is the policy's
+    assert verdicts(tools, "运单号 YT8812003456", {"to": "成都"}, {"waybill_no": "YT8812003465"}) == [
+        ("waybill_no", "mismatch")]
+    assert verdicts(tools, "tracking number YT8812003456", {"to": "Leeds"}, {"waybill_no": "YT8812003456"}) == [
+        ("waybill_no", "match")]
+    assert verdicts(tools, "新保单号 GPX20270055871", {"plan": "same"}, {"policy_no": "GPX20270055817"}) == [
+        ("policy_no", "mismatch")]
+
+
+def test_an_id_of_a_kind_no_field_names_against_the_one_field_of_its_shape(tools):
+    # a booking reference kept as the record's "slip_code": the one id field with a code of its shape
+    assert verdicts(tools, "your booking reference is QX-77120B", {"room": "2"}, {"slip_code": "QX-77210B"}) == [
+        ("slip_code", "mismatch")]
+    assert verdicts(tools, "your booking reference is QX-77120B", {"room": "2"}, {"slip_code": "QX-77120B"}) == [
+        ("slip_code", "match")]
+    # two id fields of that shape: which one it is, nobody can say; a code of another shape is no such id
+    assert verdicts(tools, "your booking reference is QX-77120B", {"room": "2"},
+                    {"slip_code": "QX-77210B", "gate_code": "QX-10000A"}) == []
+    assert verdicts(tools, "your booking reference is QX-77120B", {"room": "2"}, {"slip_code": "7721"}) == []

@@ -23,6 +23,8 @@ import re
 from datetime import datetime
 
 
+from .field_words import FieldWords, plain_id
+from .field_words import shape as id_shape
 from .objects import ObjectGroups
 from .told_times import DAY_FIELDS, day_beside_clock, local_time, offset_of, time_agrees
 from .stored_values import Stored, as_wall_clocks, local_offset, stored_values
@@ -33,14 +35,6 @@ CHECK_COLUMNS = [("reply_id", "VARCHAR"), ("task_id", "VARCHAR"), ("clause_no", 
                  ("tool", "VARCHAR"),
                  ("check_kind", "VARCHAR"), ("field", "VARCHAR"), ("value_type", "VARCHAR"), ("told", "VARCHAR"),
                  ("written", "VARCHAR"), ("stored", "VARCHAR"), ("stored_from", "VARCHAR"), ("verdict", "VARCHAR")]
-# A field is of a kind by the last word of its key: `total_price` is an amount, `total_baggages` is not.
-_AMOUNT_WORDS = {"amount", "price", "total", "cost", "paid", "fee", "charge", "refund", "balance", "sum"}
-# a nested returned record of money the write moved (refund.amount, payment_history[].amount)
-_MONEY_RECORDS = {"refund", "payment", "charge", "transaction", "debit", "credit"}
-_TEXT_WORDS = {"content", "title", "name", "text", "note", "summary", "subject", "message", "description", "body",
-               "label", "memo"}
-# a field of minor units (amount_cents, paid_fen, balance_pence): 23760 there is 237.60
-_MINOR_WORDS = {"cents", "cent", "pence", "penny", "fen", "minor"}
 _DECIMAL = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^-?\d+(?:\.\d+)?$")
 # a "$" or "¥" said without its country is any currency written with it
 _SYMBOL_CURRENCIES = {"$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "MXN"}, "¥": {"CNY", "JPY"},
@@ -48,21 +42,8 @@ _SYMBOL_CURRENCIES = {"$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "MX
 _ASKABLE = ("time", "choice", "count", "amount", "id")  # what a request can ask a write to hold
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TIERS = {"readback": 0, "result": 1, "args": 2}
-_PEOPLE_FIELDS = {"guests", "people", "persons", "party_size", "covers", "pax", "diners", "headcount"}
-_COUNT_WORDS = {"qty", "quantity", "count", "num", "guests", "people", "persons", "seats", "tickets", "party_size",
-                "covers", "pax", "diners", "headcount"}  # a restaurant's covers are its guests
-# a confirmation code is the reservation's or booking's id
-_ID_KINDS = {**{k: {"confirmation", "reservation", "booking", "reference", "record", "locator"}
-                for k in ("confirmation", "reservation", "booking", "reference")},
-             "order": {"order", "reservation", "booking"},  # 订单号 names a booking as often as an order
-             "user": {"user", "account", "member", "customer"}}  # 户号 is a utility's account number
-_ID_WORDS = {"id", "number", "no", "code", "ref", "reference"}
-# when the record was written, not a value of it
 _NUMERIC = re.compile(r"^\d{1,3}(?:\.\d)?$")
-_GENERIC_ITEMS = {"item", "product", "unit", "piece", "thing", "order", "pack", "package", "box", "bag", "carton",
-                  "bottle", "can", "jar", "pair", "set"}  # containers say nothing of what is in them
-_RECORD_TIMES = {"created_at", "updated_at", "modified_at", "inserted_at", "deleted_at", "create_time", "update_time",
-                 "modify_time", "timestamp", "created", "updated", "modified", "last_modified", "ts"}
+
 
 class Comparer:
     def __init__(self, lex: dict):
@@ -88,6 +69,7 @@ class Comparer:
         # the stored members a generic member is met by (a double room asked, a queen stored)
         self.agrees = {name: spec["agrees"] for name, spec in values.get("enums", {}).items() if spec.get("agrees")}
         self.groups = ObjectGroups(lex)
+        self.fw = FieldWords(lex)  # which stored fields hold which kind of value
         self.people = {w.lower() for w in values.get("count", {}).get("people", [])}  # what a count of people names
         # the stored fields of each end of a range or a stay (check_in, return_date, end.dateTime)
         spans = values.get("time", {}).get("spans", {})
@@ -119,10 +101,17 @@ class Comparer:
             fits = mine or [(s, ok) for s, ok, e in ends if e is None and not told.get("span_only")]
         if kind == "id" and fits and not any(ok for _, ok in fits):
             # the write holds the told id under another name (服务单号AS99812: service_id, not order_id)
-            same = next((s for s in stored if isinstance(s.value, str) and (words(s.field) or [""])[-1] in _ID_WORDS
-                         and _plain_id(s.value) == _plain_id(told.get("value") or "")), None)
+            same = next((s for s in stored if isinstance(s.value, str) and (words(s.field) or [""])[-1] in self.fw.id
+                         and plain_id(s.value) == plain_id(told.get("value") or "")), None)
             if same is not None:
                 return same.field, same.value, same.source, same.written, "match"
+        if kind == "id" and not fits and told.get("kind") and (sh := id_shape(told.get("value") or "")):
+            # an id told by a kind no field of the write names (运单号 SF…, kept as consignment_ref): the one
+            # id field holding a code of the same letters-and-digits shape is where it went
+            alike = [s for s in stored if isinstance(s.value, str) and (words(s.field) or [""])[-1] in self.fw.id
+                     and id_shape(s.value) == sh]
+            if len({s.field for s in alike}) == 1:
+                fits = [(s, plain_id(s.value) == plain_id(told["value"])) for s in alike]
         if not fits:
             return None
         if kind == "count" and (items := self._line_items(told, fits)):
@@ -198,7 +187,7 @@ class Comparer:
         """The fits in list members whose words name the counted thing (its "of" phrase, else its
         noun; not a generic one: items, units); several that do are one thing in parts (an adult and
         a child ticket: their sum is told)."""
-        said = _item_words(told.get("item") or told.get("object") or "") - _GENERIC_ITEMS
+        said = _item_words(told.get("item") or told.get("object") or "") - self.fw.generic_items
         if not said:
             return []
         return [(s, ok) for s, ok in fits if s.label and isinstance(s.value, int) and said & _item_words(s.label)]
@@ -216,7 +205,7 @@ class Comparer:
         key = words(s.field.replace("#len", ""))
         if "." in s.field and s.source == "result" and s.written is None and not (
                 s.named and kind in ("choice", "count")) and not (
-                kind == "amount" and told.get("moved") and s.latest and {singular(w) for w in key[:-1]} & _MONEY_RECORDS):
+                kind == "amount" and told.get("moved") and s.latest and {singular(w) for w in key[:-1]} & self.fw.money_records):
             # a returned record's nested fields describe everything it holds (its items, flights),
             # except at a path the call wrote itself (start.dateTime written and returned), the
             # options and quantity of the item the call named by its id (the size exchanged to), and
@@ -225,7 +214,7 @@ class Comparer:
             return None
         last = (key or [""])[-1]
         if kind == "time":
-            if s.field.lower() in _RECORD_TIMES:
+            if s.field.lower() in self.fw.record_times:
                 return None
             slack = self.approx_minutes if told.get("approx") else 0
             return time_agrees(told, as_wall_clocks(v, zone), at, loose_day=zone is None, slack=slack)
@@ -247,10 +236,10 @@ class Comparer:
             return None if member is None else (member == told.get("value") or member in self.agrees.get(
                 told.get("enum"), {}).get(told.get("value"), ()))
         if kind == "amount":
-            minor = last in _MINOR_WORDS and any(w in _AMOUNT_WORDS for w in key[:-1])
+            minor = last in self.fw.minor and any(w in self.fw.amount for w in key[:-1])
             if isinstance(v, str) and _DECIMAL.match(v.strip()):  # "89.50", "1,243.18": decimals kept as text
                 v = float(v.replace(",", "")) if "." in v else int(v.replace(",", ""))
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (minor or last in _AMOUNT_WORDS):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (minor or last in self.fw.amount):
                 return None
             want = float(told.get("value") or 0)
             v = abs(v)  # money given back is often stored negative (payment_history: -512 refunded)
@@ -263,9 +252,9 @@ class Comparer:
                 return None
             if s.label and not told.get("object"):
                 return None  # a count of nothing named (共 3 件) says nothing of one line item
-            if not (last in _COUNT_WORDS or "_".join(key) in _COUNT_WORDS or _names(told.get("object"), key, self.groups)):
+            if not (last in self.fw.count or "_".join(key) in self.fw.count or _names(told.get("object"), key, self.groups)):
                 return None
-            if ({last, "_".join(key)} & _PEOPLE_FIELDS and (obj := told.get("object"))
+            if ({last, "_".join(key)} & self.fw.people and (obj := told.get("object"))
                     and not _names(obj, key, self.groups) and not self._people(obj)):
                 return None  # a field of people (guests) counts no nights (两晚) nor rooms
             # "added one bag" against total_baggages 2: a total may hold more than this call added; so may
@@ -273,17 +262,17 @@ class Comparer:
             added = (told.get("claim_action") == "create" and key[:1] == ["total"]) or bool(told.get("delta"))
             return v == told.get("value") or (added and v >= (told.get("value") or 0))
         if kind == "id":
-            kinds = _ID_KINDS.get(told.get("kind"), {told.get("kind")})
-            if not told.get("kind") and isinstance(v, str) and (last in _ID_WORDS or len(last) > 2 and _plain_id(
-                    v).startswith(last.upper())) and _shape(v) is not None and _shape(v) == _shape(told.get("value") or ""):
+            kinds = self.fw.kinds_of(told.get("kind"))
+            if not told.get("kind") and isinstance(v, str) and (last in self.fw.id or len(last) > 2 and plain_id(
+                    v).startswith(last.upper())) and id_shape(v) is not None and id_shape(v) == id_shape(told.get("value") or ""):
                 # an id told with no word for its kind, written as the write's id is (EK2PMR told, EK2PLQ stored: a
                 # code of the same letters-and-digits shape; rma: RMA-8830412, a field named as its ids begin)
-                return _plain_id(v) == _plain_id(told.get("value") or "")
-            if not isinstance(v, str) or not told.get("kind") or last not in _ID_WORDS or not kinds & set(key):
+                return plain_id(v) == plain_id(told.get("value") or "")
+            if not isinstance(v, str) or not told.get("kind") or last not in self.fw.id or not kinds & set(key):
                 return None
-            return _plain_id(v) == _plain_id(told.get("value") or "")
+            return plain_id(v) == plain_id(told.get("value") or "")
         if kind == "quote":
-            if not isinstance(v, str) or last not in _TEXT_WORDS:
+            if not isinstance(v, str) or last not in self.fw.text:
                 return None
             a, b = _norm(told.get("value") or ""), _norm(v)
             return bool(a) and (a in b or b in a)
@@ -329,18 +318,6 @@ def _names(obj: str | None, key: list[str], groups: ObjectGroups) -> bool:
         return True
     stem = obj.lower().rstrip("s")[:5]
     return len(stem) >= 3 and any(w.startswith(stem) for w in key)
-
-
-def _shape(text: str) -> str | None:
-    """An id's shape (EK2PLQ: AA9AAA), for one of five characters or more with letters and digits."""
-    t = _plain_id(text)
-    if len(t) < 5 or not re.fullmatch(r"[A-Z0-9]+", t) or t.isdigit() or t.isalpha():
-        return None
-    return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", t))
-
-
-def _plain_id(text: str) -> str:
-    return re.sub(r"[\s#-]", "", text).upper()
 
 
 def _norm(text) -> str:

@@ -1,0 +1,42 @@
+"""What kind of value a stored field holds, read from the last word of its key.
+
+The words are data ([fields] in queries/lexicon/values.toml): a value told or asked is compared
+only with the stored fields of its own kind (queries/reading/value_checks.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+
+class FieldWords:
+    """The [fields] word lists of one lexicon, as sets."""
+
+    def __init__(self, lex: dict):
+        f = lex.get("values", {}).get("fields", {})
+        self.amount = set(f.get("amount", []))
+        self.minor = set(f.get("minor", []))
+        self.money_records = set(f.get("money_records", []))
+        self.text = set(f.get("text", []))
+        self.people = set(f.get("people", []))
+        self.count = set(f.get("count", []))
+        self.id = set(f.get("id", []))
+        self.generic_items = set(f.get("generic_items", []))
+        self.record_times = set(f.get("record_times", []))
+        self.id_kinds = {kind: set(ws) for kind, ws in f.get("id_kinds", {}).items()}
+
+    def kinds_of(self, kind: str | None) -> set:
+        """The key words of fields holding an id of this kind (a kind not listed: its own name)."""
+        return self.id_kinds.get(kind, {kind})
+
+
+def shape(text: str) -> str | None:
+    """An id's shape (EK2PLQ: AA9AAA), for one of five characters or more with letters and digits."""
+    t = plain_id(text)
+    if len(t) < 5 or not re.fullmatch(r"[A-Z0-9]+", t) or t.isdigit() or t.isalpha():
+        return None
+    return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", t))
+
+
+def plain_id(text: str) -> str:
+    return re.sub(r"[\s#-]", "", text).upper()
