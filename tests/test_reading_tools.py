@@ -158,6 +158,9 @@ def test_a_verb_read_by_the_thing_the_tool_names(typer, name, is_write, action):
     ("get_scale_status", False, None), ("list_deployments", False, None), ("merge_requests.list", False, None),
     # cover put on a parcel changes it; a record closed is still a close
     ("courier.parcel.insure", True, "update"), ("insurance.quote.get", False, None), ("zendesk.ticket.close", True, "delete"),
+    # an offer taken up, a claim settled with its payout: the case changes
+    ("quotes.accept", True, "update"), ("insurer.claims.settle", True, "update"), ("acceptInvite", True, "update"),
+    ("get_settlement_offer", False, None), ("settlements.list", False, None),
 ])
 def test_operations_tools(typer, name, is_write, action):
     c = typer.classify(name)

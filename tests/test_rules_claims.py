@@ -687,3 +687,17 @@ def test_filed_formal_code_switched_hedged_and_quoted(classify, reply, claim):
 ])
 def test_traditional_and_cantonese_forms(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a place given up in a course, a tour or a race: 退课, 退团, 退赛, 退选 (a cancel)
+    ("钢琴课已经帮您退课了，剩余课时费会退回。", True),
+    ("已为您办理退团，定金原路返还。", True),
+    ("马拉松已帮你退赛。", True),
+    # an offer, a condition, a failure
+    ("要不要帮您退课？", False),
+    ("退课的话需要先联系班主任。", False),
+    ("这门课已经开课一半，无法退课。", False),
+])
+def test_a_place_given_up(classify, reply, claim):
+    assert bool(classify(reply)) == claim
