@@ -701,3 +701,18 @@ def test_traditional_and_cantonese_forms(classify, reply, claim):
 ])
 def test_a_place_given_up(classify, reply, claim):
     assert bool(classify(reply)) == claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # inline code names a thing where it stands: the clause keeps its subject (with no full stop after
+    # it, "is now running 4 workers" alone reads as a question)
+    ("`search-indexer` is now running 4 workers 🚀", True),
+    ("`cache-warmer` has been restarted\nIt should pick up the new config in a minute", True),
+    ("`billing-api` 已扩容到 8 个副本。", True),
+    # a question, a command for the user, a not-yet about such a thing claim nothing
+    ("Is `search-indexer` running 4 workers now?", False),
+    ("Run `make rollout` when you are ready.", False),
+    ("`cache-warmer` hasn't been restarted yet.", False),
+])
+def test_a_thing_named_in_inline_code(classify, reply, claim):
+    assert bool(classify(reply)) == claim

@@ -17,6 +17,9 @@ import re
 from dataclasses import dataclass
 
 QUOTE_PLACEHOLDER = "Q"
+# inline code names a thing (a service, a host, a file) where it stands: it leaves a word, so that
+# "`api-gateway` is now on v2" keeps its subject and is not read as a question "is now on v2"
+CODE_PLACEHOLDER = "X"
 ASIDE = "\u2063"  # invisible separator: where an aside stood, counted per clause and then removed
 
 _FENCED = re.compile(r"```.*?(```|\Z)|~~~.*?(~~~|\Z)", re.S)
@@ -64,7 +67,7 @@ def set_aside(text: str, quotes: list[str] | None = None, asides: list[str] | No
     if "|" in text:  # (most replies hold no table: skip its two passes)
         text = _TABLE_RULE.sub("", text)
         text = _TABLE_ROW.sub(lambda m: ": ".join(c for c in _CELL_SEP.split(m.group(1).strip(" \t|")) if c), text)
-    text = _INLINE.sub(" ", text)
+    text = _INLINE.sub(" " + CODE_PLACEHOLDER + " ", text)
     text = _QUOTE_LINE.sub("", text)
     if "\n" in text and (":" in text or "：" in text or "---" in text):  # (a quoted email has lines and colons)
         text = _EMAIL_HEADER.sub("", _EMAIL_BELOW.sub("", text))
