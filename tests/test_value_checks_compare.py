@@ -726,3 +726,25 @@ def test_an_id_of_a_kind_no_field_names_against_the_one_field_of_its_shape(tools
     assert verdicts(tools, "your booking reference is QX-77120B", {"room": "2"},
                     {"slip_code": "QX-77210B", "gate_code": "QX-10000A"}) == []
     assert verdicts(tools, "your booking reference is QX-77120B", {"room": "2"}, {"slip_code": "7721"}) == []
+
+
+# ---- a read-back that names its field by a path, or says what it found with a verb
+def test_a_read_back_by_a_path_into_the_object_and_with_a_verb(tools):
+    args = {"namespace": "shop", "name": "thumbnailer", "replicas": 5}
+    assert verdicts(tools, "thumbnailer is now running 5 replicas", args,
+                    error="post-check failed: spec.replicas is 2 after apply") == [("replicas", "match")]  # no read-back word
+    assert verdicts(tools, "thumbnailer is now running 5 replicas", args,
+                    error="verification failed: spec.replicas is 2 after apply") == [("replicas", "mismatch")]
+    assert verdicts(tools, "thumbnailer is now running 5 replicas", args,
+                    error="verification: spec.replicas is 5") == [("replicas", "match")]
+    # a path whose end is no argument keeps its own words, and is compared with nothing
+    assert verdicts(tools, "thumbnailer is now running 5 replicas", args,
+                    error="verification failed: status.readyReplicas is 2") == [("replicas", "match")]
+
+
+def test_a_read_back_expected_and_found_of_any_value(tools):
+    args = {"pnr": "KQ7TT2", "cabin": "economy"}
+    assert verdicts(tools, "已为您改为经济舱", args, error="回读校验失败：cabin 期望 economy，实际 business") == [
+        ("cabin", "mismatch")]
+    assert verdicts(tools, "已为您改为经济舱", args, error="回读校验：cabin 期望 economy，实际 economy") == [
+        ("cabin", "match")]

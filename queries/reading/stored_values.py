@@ -151,6 +151,10 @@ def _read_field(field: str, got: str, expected: str | None, a: dict[str, list], 
     argument. Otherwise the read-back keeps its own words."""
     if field in a or field in r:
         return field
+    # a path into the live object ends in the argument it reads back (spec.replicas: replicas)
+    tails = {k for k in (*a, *r) if "." in field and field.endswith("." + k)}
+    if len(tails) == 1:
+        return tails.pop()
     if expected is not None:
         keys = [k for k, vs in a.items() if any(_same(expected, v) for v in vs)]
         if len(keys) == 1:
