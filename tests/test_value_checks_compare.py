@@ -698,10 +698,9 @@ def test_a_payout_and_a_price_difference_are_money(tools):
                     {"payout_cents": 804000}) == [("payout_cents", "mismatch")]
     assert verdicts(tools, "A payout of $8,040.00 is on its way", {"case": "C-1"},
                     {"payout_cents": 804000}) == [("payout_cents", "match")]
-    assert verdicts(tools, "you get $13.50 back for the difference", {"order": "O-1"},
-                    {"price_difference": -15.3}) == [("price_difference", "mismatch")]
-    assert verdicts(tools, "you get $15.30 back for the difference", {"order": "O-1"},
-                    {"price_difference": -15.3}) == [("price_difference", "match")]
+    # a difference is no price: the items an exchange lists are not compared with it
+    assert verdicts(tools, "Exchanged the kettle for the 1.7L one at $64.90", {"order": "O-1"},
+                    {"exchange_price_difference": 15.3}) == []
     # a field named for no money says nothing of an amount
     assert verdicts(tools, "you get $15.30 back", {"order": "O-1"}, {"difference_days": 15}) == []
 
