@@ -716,3 +716,16 @@ def test_a_place_given_up(classify, reply, claim):
 ])
 def test_a_thing_named_in_inline_code(classify, reply, claim):
     assert bool(classify(reply)) == claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a negation that there is none of another thing leaves the claim standing, though its verb shares
+    # the claim's class (applied, charged: an update, a booking)
+    ("Your seat is now moved to 14C. No upgrade fee applied.", True),
+    ("The class is booked for Monday. No late fee was charged.", True),
+    # ... of the claimed thing itself, or of any change, it takes the claim back
+    ("The class is booked for Monday. No class was booked, the list was full.", False),
+    ("Your seat is now moved to 14C. No changes were applied, sorry.", False),
+])
+def test_none_of_another_thing_takes_no_claim_back(classify, reply, claim):
+    assert bool(classify(reply)) == claim

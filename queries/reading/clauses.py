@@ -382,7 +382,8 @@ class Reader:
             if c.kind == "completion":
                 standing.append(i)
             elif c.retracts and standing:
-                keep = [j for j in standing if not takeback.takes_back(c, clauses[j])
+                none_of = c.kind == "negated" and self._first("none_of", c.text) is not None  # "No fee applied"
+                keep = [j for j in standing if not takeback.takes_back(c, clauses[j], none_of)
                         or takeback.explains(c.text, away.get(j))]
                 retracted = retracted or len(keep) < len(standing)
                 standing = keep

@@ -58,11 +58,15 @@ def explains(later_text: str, corrected_away: frozenset[str] | None) -> bool:
     return bool(named) and named <= corrected_away
 
 
-def takes_back(later: ClauseReading, claim: ClauseReading) -> bool:
+def takes_back(later: ClauseReading, claim: ClauseReading, none_of: bool = False) -> bool:
     """A failure takes a claim back unless it is plainly about something else (another action
-    AND another object); a negated action only when it is about the same action or object."""
+    AND another object); a negated action only when it is about the same action or object; a
+    negation saying there is none of a thing ("No fare difference applied") only when that thing
+    is the claim's object."""
     same_action = later.action is not None and later.action == claim.action
     same_object = later.object is not None and later.object == claim.object
+    if none_of:
+        return same_object
     if same_action or same_object:
         return True
     if later.kind == "failure":
