@@ -246,3 +246,20 @@ def test_a_call_naming_a_showing_is_about_tickets(plan):
 def test_a_return_and_an_exchange_are_two_things(plan, text, clause, group):
     got = [i for i in _items(plan, text) if i["clause"] == clause]
     assert got and got[0]["object"] == group, _items(plan, text)
+
+
+def _vals(plan, text: str) -> list[list[tuple]]:
+    import json
+    return [[(v["type"], v["text"]) for v in json.loads(r["vals"] or "[]")]
+            for r in read_texts([text], plan)["claim_items"].to_pylist()]
+
+
+def test_lines_set_out_under_labels_tell_the_claims_values(plan):
+    # what was made, line by line under short labels: each line's values, read with its label
+    got = _vals(plan, "Your bike is booked 🚲\n\n**Collect:** Tue Dec 8 at 10:00 AM\n**Booking #:** 27-3310-4452")
+    assert got == [[("time", "Dec 8 at 10:00 AM"), ("id", "27-3310-4452")]], got
+    got = _vals(plan, "工单已创建✅\n描述：「打印机卡纸，三楼东侧」")
+    assert got == [[("quote", "打印机卡纸，三楼东侧")]], got
+    # a label naming what was there before, a line with no label: neither tells a value of the claim
+    got = _vals(plan, "Your bike is booked 🚲\n\n**Old booking #:** 27-3310-0001\nSee you on Tuesday, 9 a.m. sharp")
+    assert got == [[]], got

@@ -33,6 +33,7 @@ LEXICON_FILE = Path(__file__).resolve().parent.parent / "lexicon" / "values.toml
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _DIGIT = re.compile(r"\d")
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_GROUPED = re.compile(r"\d{2,}(?:-\d{3,}){2,}")  # digits in three dashed groups or more, no date
 _EDGE = r"[\s，。！？；、,.!?;:：]"  # where a Chinese noun read by its shape ends
 
 
@@ -59,6 +60,9 @@ class ValueReader:
         self.num = Numerals(lex)
         self.times = TimeReader(lex, self.num)
         self.context = ValueContext(lex, self.times)
+        ln = lex.get("lines", {})  # a line's label and its colon: what the line's values are (tables.py)
+        self.lines = {"label_words": ln.get("label_words", 0), "label_chars": ln.get("label_chars", 0),
+                      "history": re.compile(alt(ln.get("history", []) or ["$^"]), re.I)}
         zh_n, en_n = self.num.zh, self.num.en
         # ---- amounts
         a = lex["amount"]
@@ -366,8 +370,8 @@ class ValueReader:
             kind = self.id_kind[key(m.group("ctx"))] if context else None
             has_digit = any(ch.isdigit() for ch in bare)
             has_alpha = any(ch.isalpha() for ch in bare)
-            if self.not_id_re.fullmatch(bare.lower()):
-                continue
+            if self.not_id_re.fullmatch(bare.lower()) and not (context and _GROUPED.fullmatch(bare)):
+                continue  # (an order number in dashed groups after its word is no range: 48-1290-3371)
             if context:
                 ok = (has_digit and (len(bare) >= 3 or tok[0] == "#")) or (bare.isupper() and len(bare) >= 5)
                 if not ok:
