@@ -263,3 +263,6 @@ def test_lines_set_out_under_labels_tell_the_claims_values(plan):
     # a label naming what was there before, a line with no label: neither tells a value of the claim
     got = _vals(plan, "Your bike is booked 🚲\n\n**Old booking #:** 27-3310-0001\nSee you on Tuesday, 9 a.m. sharp")
     assert got == [[]], got
+    # lines after prose that turns to something else list no record made ("here are the other options")
+    got = _vals(plan, "Your bike is booked 🚲 Here are the e-bikes you asked about:\n**Model:** Cargo X\n**Price:** $45")
+    assert got == [[]], got

@@ -229,30 +229,29 @@ def _claim_values(r, i: int, values) -> list[dict]:
 
 
 def _label_lines(r, start: int, values) -> list[dict]:
-    """The values of the lines from clause `start` on that open with a short label and a colon, read
-    with their label (so "Order #: 48-1290-3371" is an order's id); none after another claim, and none
-    of a label naming what was there before (previous, original, 原)."""
+    """The values of the lines right from clause `start` on that open with a short label and a colon,
+    read with their label (so "Order #: 48-1290-3371" is an order's id); the first line that is no such
+    line ends them ("Here are the other options: …" lists no record made), and a label naming what was
+    there before (previous, original, 原) tells history."""
     out: list[dict] = []
     lines = values.lines
     k = start
     while k < len(r.clauses):
         c, seg = r.clauses[k], r.segments[k]
-        if c.kind == "completion":
-            break
         rest = [j for j in range(k + 1, len(r.clauses)) if r.segments[j].sentence == seg.sentence]
         label = c.text.strip()
         if (seg.closer not in (":", "：") or not rest or c.kind != "other" or len(label) > lines["label_chars"]
-                or len(label.split()) > lines["label_words"] or lines["history"].search(label)):
-            k += 1
-            continue
-        if any(r.clauses[j].kind not in ("other", "future") for j in rest):
+                or len(label.split()) > lines["label_words"]
+                or any(r.clauses[j].kind not in ("other", "future") for j in rest)):
             break
+        k = rest[-1] + 1
+        if lines["history"].search(label):
+            continue
         line = label + ": " + ", ".join(r.clauses[j].text for j in rest)
         out += [v for v in values.extract(line) if v.get("text") not in label]
         for j in rest:
             out += [{"type": "quote", "text": q, "value": q} for q in r.segments[j].quotes if len(q.strip()) > 1]
             out += [v for a in r.segments[j].asides for v in values.extract(a)]
-        k = rest[-1] + 1
     return out
 
 
