@@ -266,3 +266,13 @@ def test_lines_set_out_under_labels_tell_the_claims_values(plan):
     # lines after prose that turns to something else list no record made ("here are the other options")
     got = _vals(plan, "Your bike is booked 🚲 Here are the e-bikes you asked about:\n**Model:** Cargo X\n**Price:** $45")
     assert got == [[]], got
+
+
+def test_a_bare_headline_after_a_greeting_is_followed_by_what_it_did(plan):
+    # a greeting before the headline leaves it bare: the next sentence tells what was done
+    assert _vals(plan, "Hi Sam, renewed! Your pass runs to 31 March, £42.00 paid.") == [
+        [("time", "31 March"), ("amount", "£42.00")]], _vals(plan, "Hi Sam, renewed! Your pass runs to 31 March, £42.00 paid.")
+    assert _vals(plan, "好的，已续费💳 本次扣款 58.00 元。") == [[("amount", "58.00 元")]]
+    # a lead-in that says something of its own is no greeting
+    got = _vals(plan, "Sorry for the long wait today, renewed! Your pass runs to 31 March.")
+    assert ("time", "31 March") not in got[0], got

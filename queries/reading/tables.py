@@ -190,8 +190,9 @@ def _claim_values(r, i: int, values) -> list[dict]:
     the money this claim moved ("A refund of $54.85 will be credited") belong to the last claim."""
     found: list[dict] = []
     head = r.segments[i]
-    # a bare opening headline ("Booked!") is followed by what was booked
-    bare = i == 0 and len(r.clauses[i].text.split()) <= 2 and len(r.clauses[i].text) <= 12
+    # a bare opening headline ("Booked!", after a greeting: "亲，已缴清🔥") is followed by what was booked
+    bare = (all(c.kind == "other" and len(c.text) <= 6 and len(c.text.split()) <= 2 for c in r.clauses[:i])
+            and len(r.clauses[i].text.split()) <= 2 and len(r.clauses[i].text) <= 12)
     sentence = head.sentence
     # plain clauses just before the claim in its sentence say what it is about ("next Monday at 10pm
     # it is, the reminder is set"; "13:40前后没有别的事,给车加油的提醒已为您设置")
