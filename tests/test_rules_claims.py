@@ -729,3 +729,28 @@ def test_a_thing_named_in_inline_code(classify, reply, claim):
 ])
 def test_none_of_another_thing_takes_no_claim_back(classify, reply, claim):
     assert bool(classify(reply)) == claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a claim's bounds and its consequences are no denial of it
+    ("I've swapped your tariff. Nothing else changed on the account.", True),
+    ("I've moved the booking to the 14th; no other reservation was touched.", True),
+    ("The debit card is frozen — nobody can pay with it until you unfreeze it.", True),
+    ("已帮您冻结这张卡，任何人都无法再刷这张卡。", True),
+    ("套餐已改好，其他的都没动。", True),
+    # courtesy and the user's own error named are no failure
+    ("Done! No problem at all.", True),
+    ("I've logged the fault as INC-4410. The error you saw is tracked there now.", True),
+    ("I've logged the fault, but the error came back when I saved it.", False),
+    # the system's doing or a habit, and another party's
+    ("The ticket was closed automatically after 14 days of no reply.", False),
+    ("Your plan: Unlimited, renewed monthly.", False),
+    ("The payment is scheduled by your bank for the 2nd.", False),
+])
+def test_bounds_consequences_courtesy_and_others_doing(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+def test_a_claims_bounds_admit_no_failure():
+    reading = compile_lexicon(Config()).reader().read("I've paused the plan. Nothing else changed on the account.")
+    assert reading.is_claim and not reading.admits_failure

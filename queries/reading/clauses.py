@@ -234,8 +234,10 @@ class Reader:
 
     def _read_clause_uncached(self, c: Clause) -> ClauseReading:
         r = self._read_clause(c)
+        # (a negation in a standing state or a claim's bounds, "nothing else changed", admits nothing)
         admits = r.retracts or self._first("failure", c.text) is not None or (
-            (m := self._first("negated", c.text)) is not None and self._action(c.text, start=m.end()) is not None) or (
+            r.kind != "pre_existing" and (m := self._first("negated", c.text)) is not None
+            and self._action(c.text, start=m.end()) is not None) or (
             self._first("unable", c.text) is not None)
         return ClauseReading(r.text, r.kind, r.action, r.object, r.retracts, admits) if admits != r.admits else r
 
@@ -281,7 +283,7 @@ class Reader:
         if self._first("conditional", text, end) is not None:
             return ClauseReading(text, "conditional", action, obj)
         future = self._first("future", text, end)
-        if not promise and future is not None and not self._realis_after(text, future.end()):
+        if not promise and future is not None and self._first("realis", text[future.end():]) is None:
             return ClauseReading(text, "future", action, obj)
         if not promise and self._first("pre_existing", text) is not None:
             return ClauseReading(text, "pre_existing", action, obj)
@@ -364,9 +366,6 @@ class Reader:
             if pattern.search(r.text):
                 return ClauseReading(r.text, r.kind, cls, r.object, r.retracts, r.admits)
         return r
-
-    def _realis_after(self, text: str, pos: int) -> bool:
-        return self._first("realis", text[pos:]) is not None
 
     def read(self, reply: str) -> Reading:
         if not reply.isascii():
