@@ -101,7 +101,7 @@ def explain(con: duckdb.DuckDBPyConnection, task_id: str, now: datetime | None =
     decision = max(failed, key=lambda s: SEVERITY_RANK[s]) if failed else "allow"
     if decision == "info":
         decision = "allow"
-    replies = _dicts(con, "SELECT r.reply_id, r.reply_time, r.reply_index, r.link, r.reply_text, c.is_claim FROM turn_replies r "
+    replies = _dicts(con, "SELECT r.reply_id, r.reply_time, r.reply_index, r.link, r.reply_text, c.is_claim, c.verdict FROM turn_replies r "
                           "LEFT JOIN reply_claims c ON c.reply_id = r.reply_id WHERE r.task_id = ? "
                           "ORDER BY r.reply_time NULLS LAST, r.reply_index NULLS LAST, r.reply_id", [task_id])
     steps = _dicts(con, "SELECT seq, tool, status, verified, attempts, error, detail, CAST(args AS VARCHAR) AS args, "
@@ -148,7 +148,9 @@ def render_text(e: Explanation) -> str:
     if not e.replies:
         out.append("(no reply linked to this task)")
     for r in e.replies:
-        claim = "claims completion" if r.get("is_claim") else "no completion claim"
+        claim = ("claims completion" if r.get("is_claim") else
+                 # a plain statement with no mark (unmarked.py): a claim only over writes that all went wrong
+                 "states it plainly, admits nothing" if r.get("verdict") == "unmarked" else "no completion claim")
         when = _when(r["reply_time"])
         if r.get("reply_time") is None and r.get("reply_index") is not None:
             when = f"(no time, message #{r['reply_index']})"

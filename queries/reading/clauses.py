@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 from . import framing, takeback
 from .segment import Clause, Segmenter
+from .unmarked import Unmarked
+from .word_patterns import split_pair
 from .tools import said_again
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -69,7 +71,7 @@ class ClauseReading:
 @dataclass(frozen=True)
 class Reading:
     is_claim: bool
-    verdict: str  # claim | retracted | no_claim
+    verdict: str  # claim | retracted | no_claim | unmarked (no claim, and no mark of any kind: unmarked.py)
     clauses: list[ClauseReading] = field(default_factory=list)
     admits_failure: bool = False  # some clause reports a failure or a negated action
     standing: tuple[int, ...] = ()  # indexes of the completion clauses no later clause took back
@@ -88,7 +90,7 @@ class Reader:
         pp_en, base_en, v_zh, v1_zh = [], [], [], []
         for cls, spec in lex["actions"].items():
             for pair in spec.get("en", []):
-                base, _, pp = pair.partition(" ") if pair.count(" ") == 1 else _split_pair(pair)
+                base, _, pp = pair.partition(" ") if pair.count(" ") == 1 else split_pair(pair)
                 pp_en.append(pp.replace(" ", r"\s+"))
                 base_en.append(base.replace(" ", r"\s+"))
                 self.verb_class.setdefault(pp.lower(), cls)
@@ -135,6 +137,7 @@ class Reader:
         self._count_words: dict[str, int] = dict(lex.get("counts", {}).get("words", {}))
         self._cache: dict[tuple[str, str], ClauseReading] = {}
         self._framing = framing.Framing(self._first)
+        self._unmarked = Unmarked(lex, self._first)
         self._scripts_of: tuple[str | None, bool, bool] = (None, False, False)
         # Traditional characters and Cantonese words as the lists write them ([variants]), one for one
         self._variants = str.maketrans({p[0]: p[1] for rows in lex.get("variants", {}).values()
@@ -389,11 +392,6 @@ class Reader:
         admits = any(c.admits for c in clauses)
         if standing:
             return Reading(True, "claim", clauses, admits, tuple(standing), segments)
+        if not retracted and not admits and self._unmarked.reads([c.text for c in segments], reply):
+            return Reading(False, "unmarked", clauses, admits, (), segments)
         return Reading(False, "retracted" if retracted else "no_claim", clauses, admits, (), segments)
-
-
-def _split_pair(pair: str) -> tuple[str, str, str]:
-    """'set up set up' / 'turn on turned on': the base is the first half of the words."""
-    words = pair.split()
-    half = len(words) // 2
-    return " ".join(words[:half]), " ", " ".join(words[half:])

@@ -46,3 +46,11 @@ def lower(text: str) -> str:
 def key(word: str) -> str:
     """How a matched word is looked up in a lexicon map: lower case, single spaces."""
     return " ".join(word.lower().split())
+
+
+def split_pair(pair: str) -> tuple[str, str, str]:
+    """A lexicon verb pair of several words ('set up set up', 'turn on turned on') as (base, ' ',
+    past): the base is the first half of the words."""
+    words = pair.split()
+    half = len(words) // 2
+    return " ".join(words[:half]), " ", " ".join(words[half:])

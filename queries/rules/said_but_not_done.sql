@@ -21,6 +21,11 @@
 -- unbacked: two reminders told, one written), or whose writes were for other
 -- claims of the reply (claimed_actions.taken: "coffee's on there too" over
 -- add_item(eggs, milk)).
+-- A reply with no claim the lexicon knows and no mark of any kind (no failure
+-- admitted, nothing denied, asked, offered, hedged, deferred or contrasted:
+-- verdict unmarked, queries/reading/unmarked.py) is read as a claim over a
+-- turn whose writes all went wrong ("All yours from 8pm" over a failed
+-- booking): read_as says which reading made the finding.
 -- Where the source records message positions (one task = a whole chat, as in
 -- tau-bench), a reply is judged by the write calls made since the task's
 -- previous reply and before it: an earlier failure was for an earlier reply
@@ -32,8 +37,8 @@
 WITH claims AS (
     -- only what the judgement needs: the reply's text and who said it are joined to the findings
     -- at the end (a fifth of the claims), not carried through every join
-    SELECT task_id, reply_id, reply_index, prev_reply_index, admits_failure
-    FROM reply_claims WHERE is_claim = TRUE
+    SELECT task_id, reply_id, reply_index, prev_reply_index, admits_failure, verdict = 'unmarked' AS unmarked
+    FROM reply_claims WHERE is_claim = TRUE OR verdict = 'unmarked'
 ),
 per_task AS (
     -- the turn's own write counts, as _turn_outcomes.sql states them
@@ -84,7 +89,7 @@ per_claim AS (
 ),
 counted AS (
     SELECT c.task_id, c.reply_id,
-           c.reply_index, c.prev_reply_index, c.admits_failure,
+           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked, 1 AS has_window,
            coalesce(p.good, 0) AS good, coalesce(p.open_bad, 0) AS open_bad, coalesce(p.executed, 0) AS executed,
            coalesce(p.not_created, 0) AS not_created, coalesce(p.unverified, 0) AS unverified
     FROM claims c
@@ -92,7 +97,8 @@ counted AS (
     WHERE c.reply_index IS NULL
     UNION ALL
     SELECT c.task_id, c.reply_id,
-           c.reply_index, c.prev_reply_index, c.admits_failure,
+           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked,
+           CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN 1 ELSE 0 END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_good ELSE coalesce(p.good, 0) END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_open_bad ELSE 0 END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_executed ELSE coalesce(p.executed, 0) END,
@@ -105,7 +111,7 @@ counted AS (
 ),
 claimed AS (
     SELECT k.task_id, k.reply_id,
-           k.reply_index, k.prev_reply_index, k.admits_failure, k.good, k.open_bad, k.executed, k.not_created,
+           k.reply_index, k.prev_reply_index, k.admits_failure, k.unmarked, k.has_window, k.good, k.open_bad, k.executed, k.not_created,
            k.unverified,
            coalesce(pc.backed_claims, 0) AS backed_claims, coalesce(pc.unbacked_claims, 0) AS unbacked_claims,
            ca.clause AS unbacked_claim, ca.action AS unbacked_action, ca.object AS unbacked_object
@@ -116,6 +122,12 @@ claimed AS (
 judged AS (
     SELECT k.*,
            CASE
+               -- an unmarked reply (no claim the lexicon knows, nothing admitted, asked, offered,
+               -- hedged or deferred) is a claim only over writes that all went wrong: since the
+               -- previous reply where positions exist (else it may restate a lookup), and with no
+               -- good write beside them (what it says might be about that one)
+               WHEN k.unmarked AND (k.task_id IS NULL OR k.has_window = 0 OR k.good > 0
+                                    OR (k.executed = 0 AND k.open_bad = 0)) THEN 'ok'
                WHEN k.task_id IS NULL OR k.executed = 0 THEN 'not_executed'
                WHEN k.good > 0 AND k.open_bad > 0 AND NOT k.admits_failure THEN 'partial'
                WHEN k.good > 0 AND k.unbacked_claims > 0 AND k.backed_claims > 0 THEN 'partial'
@@ -130,7 +142,9 @@ judged AS (
 SELECT j.task_id, r.conversation_id, r.user_id, r.reply_time AS event_time,
        j.kind, r.reply_text AS reply, j.reply_id AS message_id, r.link, j.good AS good_writes,
        j.open_bad AS open_bad_writes, j.reply_index, j.prev_reply_index AS since_index,
-       j.unbacked_claim, j.unbacked_action, j.unbacked_object
+       j.unbacked_claim, j.unbacked_action, j.unbacked_object,
+       CASE WHEN j.unmarked THEN 'unmarked statement' ELSE 'claim' END AS read_as
 FROM judged j
-JOIN reply_claims r ON r.reply_id = j.reply_id AND r.task_id IS NOT DISTINCT FROM j.task_id AND r.is_claim
+JOIN reply_claims r ON r.reply_id = j.reply_id AND r.task_id IS NOT DISTINCT FROM j.task_id
+                   AND (r.is_claim OR r.verdict = 'unmarked')
 WHERE j.kind <> 'ok'
