@@ -188,3 +188,19 @@ def test_mcp_server_and_java_style_write_tools(typer, name, action):
                                   "filesystem__read_file", "thermostat.get_setpoint", "blocks.list"])
 def test_mcp_server_and_java_style_read_tools(typer, name):
     assert not typer.classify(name).is_write
+
+
+@pytest.mark.parametrize("name, is_write, action", [
+    # an insurer's claim is a noun as often as a verb: the tool's other verb decides
+    ("PolicyClaimService.findClaim", False, None), ("motor.claim.submit", True, "create"),
+    ("rewards.claim", True, "book"),
+    # a page or an alert taken on, a rollout undone
+    ("opsgenie.alerts.acknowledge", True, "update"), ("incident_ack", True, "update"),
+    ("deploy.rollout.undo", True, "update"), ("acks.list", False, None),
+    # a transfer standing alone is the verb; beside another verb that verb decides
+    ("pots.transfer", True, "transfer"), ("transfer_between_accounts", True, "transfer"),
+    ("wise.transfers.get", False, None),
+])
+def test_claims_pages_and_transfers_in_tool_names(typer, name, is_write, action):
+    c = typer.classify(name)
+    assert (c.is_write, c.action) == (is_write, action), c

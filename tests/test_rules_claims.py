@@ -754,3 +754,43 @@ def test_bounds_consequences_courtesy_and_others_doing(classify, reply, claim):
 def test_a_claims_bounds_admit_no_failure():
     reading = compile_lexicon(Config()).reader().read("I've paused the plan. Nothing else changed on the account.")
     assert reading.is_claim and not reading.admits_failure
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # verbs of offices, clinics and on-call work: 申报, 递交/递, 挂号, 认领, 定时, 清空, 婉拒, 改搭/改乘
+    ("房租专项扣除已经申报了。", True),
+    ("材料递上去了，下周出结果。", True),
+    ("已经帮您挂好了周五的眼科号。", True),
+    ("这条工单已被认领，我来跟进。", True),
+    # ... a passive naming someone else as the doer is their act
+    ("这条工单已被值班同学认领。", False),
+    ("公众号推文已定时到明早八点。", True),
+    ("回收站已经帮你清空了。", True),
+    ("那两个周会都已婉拒。", True),
+    ("已为您改乘下午四点的高铁。", True),
+    ("周五的号挂不上，已经约满了。", False),
+    ("需要我帮您申报吗？", False),
+    # 在 as a result complement: the place or time it was put at
+    ("复诊约在了下周二上午。", True),
+    ("复诊可以约在下周二上午。", False),
+    # done for the user whatever the verb: for-you + verb + 好/完 + aspect
+    ("年假帮你请好了。", True),
+    ("合同替您签完了。", True),
+    ("合同还没替您签好。", False),
+    # 原本的 names the earlier thing; 原本 alone tells an earlier state
+    ("原本的车票也帮您退掉了。", True),
+    ("这张车票原本就退掉了。", False),
+    # 挂了 is a crash, 挂了号 a number taken
+    ("系统挂了，没订上。", False),
+])
+def test_verbs_of_offices_clinics_and_on_call(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    ("Ack'd — the disk alert is with me now.", True),
+    ("I've acknowledged the page for db-03.", True),
+    ("I haven't acknowledged the page yet; want me to?", False),
+])
+def test_an_alert_taken_on(classify, reply, claim):
+    assert classify(reply) is claim
