@@ -316,6 +316,14 @@ ZH = [
     ("一共订了3间房", "count", [N("3间房", 3, "房")]),
     ("已买了2双鞋", "count", [N("2双鞋", 2, "鞋")]),
     ("已买了两块蛋糕。", "count,amount", [N("两块蛋糕", 2, "蛋糕")]),
+    # a thing changed to a count, a count after an adverb and a verb: the thing is named before them
+    ("随身行李改成 2 件", "count", [N("2 件", 2, "随身行李", role="to")]),
+    ("湿巾还要 3 包", "count", [N("3 包", 3, "湿巾")]),
+    ("房间调到 2 间", "count", [N("2 间", 2, "房间", role="to")]),
+    # 块 before money named after it is money; before a thing it counts the thing
+    ("给我电卡充 80 块电费", "count,amount", [A("80 块", 80.0, "CNY")]),
+    ("押金退你 200 块押金", "amount", [A("200 块", 200.0, "CNY")]),
+    ("再来 3 块巧克力", "count,amount", [N("3 块巧克力", 3, "巧克力", delta=True)]),
     ("请在3天内完成支付", "count", []),
     ("第2个提醒已删除", "count", []),
     ("已为您预订下午两点的会议", "count", []),

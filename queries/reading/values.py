@@ -76,6 +76,7 @@ class ValueReader:
         self.moved_re = re.compile(alt(a["moved"])) if a.get("moved") else None
         self.multiplier = {key(k): v for k, v in a["multipliers"].items()}
         self.classifier_like = set(a["classifier_like"])
+        self.money_after = re.compile(rf"[\u3400-\u9fff]{{0,3}}?(?:{alt(a.get('classifier_money_zh', []), False)})")
         self.amount_re = re.compile(
             rf"(?<![A-Za-z0-9_.])(?:(?P<pre>{alt(self.prefix)})\s?)?(?P<num>{_NUM}|{zh_n}+|{en_n})"
             rf"(?P<mul>{alt(a['multipliers'])})?(?:\s?(?P<suf>{alt(self.suffix)})(?!\s+{alt(a['suffix_not_before'])}))?"
@@ -121,7 +122,8 @@ class ValueReader:
         self.ends_zh = re.compile(rf"\s*(?:{_EDGE}|$)")
         self.total_zh_re = re.compile(rf"(?:{alt(c.get('total_zh', []), False)})\s*$")
         self.before_zh_re = re.compile(  # 猫粮买 3 袋: a verb between
-            rf"(?P<noun>[^{c['stop_zh']}\W\d_A-Za-z]{{2,8}}?)\s*(?:{alt(c.get('verbs_between_zh', []), False)})?\s*$")
+            rf"(?P<noun>[^{c['stop_zh']}\W\d_A-Za-z]{{2,8}}?)\s*(?:{alt(c.get('adverbs_between_zh', []), False)})?"
+            rf"(?:{alt(c.get('verbs_between_zh', []), False)})?\s*$")
         self.people_zh = set(c.get("people_zh", []))
         self.spec_re = re.compile(rf"\s*\d+(?:\.\d+)?\s*(?:{alt(c.get('spec_units', []))})\s*(?:的\s*)?")
         self.noun_zh_re = re.compile(rf"(?!{alt(c['not_objects_zh'], False)})(?:(?!{_EDGE}).){{0,8}}?"
@@ -299,7 +301,7 @@ class ValueReader:
             pre, suf, num = m.group("pre"), m.group("suf"), m.group("num")
             if not (pre or suf) or (pre and not num[0].isdigit()):
                 continue
-            if suf in self.classifier_like and _CJK.match(low, m.end()) and low[m.end()] not in "钱的":
+            if suf in self.classifier_like and _CJK.match(low, m.end()) and not self.money_after.match(low, m.end()):
                 continue  # 两块蛋糕 counts cakes
             if self.tier_re is not None and self.tier_re.match(low, m.end()):
                 continue  # 59 元档 names a plan by its price
