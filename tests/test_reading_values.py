@@ -89,6 +89,13 @@ EN = [
      [T("quarter to 9 tonight", hour=20, minute=45, day_offset=0, part="evening")]),
     ("The reminder will fire at seven tomorrow.", "time", [T("seven tomorrow", hour=7, minute=0, day_offset=1, ambiguous_12h=True)]),
     ("Perfect, see you tomorrow morning at 8!", "time", [T("tomorrow morning at 8", hour=8, minute=0, day_offset=1, part="morning")]),
+    # a day's clock said with the possessive: one time, not a day and a clock apart
+    ("Put me in Wednesday's 5:30 PM pilates.", "time",
+     [T("Wednesday's 5:30 PM", hour=17, minute=30, weekday=2, week_offset=0)]),
+    ("Moved you to tomorrow’s 7am ride.", "time",
+     [T("tomorrow’s 7am", role="to", hour=7, minute=0, day_offset=1)]),
+    # ... a possessive before anything else joins nothing
+    ("Saturday's class is full; I booked 7 instead.", "time", [T("Saturday", weekday=5, week_offset=0)]),
     ("Your pickup is set for this afternoon at 4.", "time",
      [T("this afternoon at 4", hour=16, minute=0, day_offset=0, part="afternoon")]),
     # ---- times: hard negatives
@@ -125,7 +132,7 @@ EN = [
     ("Book 4 tickets for Saturday.", "count", [N("4 tickets", 4, "ticket")]),
     # a time where a thing is removed names it as it was; the new one after "and" does not
     ("Cancel tomorrow's 9am standup and block 10am for focus time.", "time",
-     [T("tomorrow", "from", day_offset=1), T("9am", "from", hour=9, minute=0), T("10am", hour=10, minute=0)]),
+     [T("tomorrow's 9am", "from", hour=9, minute=0, day_offset=1), T("10am", hour=10, minute=0)]),
     ("Free cancellation until Dec 10.", "time", [T("Dec 10", date="12-10")]),
     ("Total Baggages: 3", "count", [N("Baggages: 3", 3, "baggage")]),
     ("This is the 2nd time I've tried.", "count", []),
