@@ -747,3 +747,18 @@ def test_a_read_back_expected_and_found_of_any_value(tools):
         ("cabin", "mismatch")]
     assert verdicts(tools, "已为您改为经济舱", args, error="回读校验：cabin 期望 economy，实际 economy") == [
         ("cabin", "match")]
+
+
+# ---- families of choices a field holds: a rental car's class, who pays the freight, a plan's tier
+def test_a_car_class_a_freight_payer_and_a_plan_tier(tools):
+    assert verdicts(tools, "Reserved a full-size SUV for the week", {"vehicle_class": "ICAR"}) == [
+        ("vehicle_class", "mismatch")]
+    assert verdicts(tools, "Reserved a midsize car for the week", {"vehicle_class": "ICAR"}) == [
+        ("vehicle_class", "match")]
+    assert verdicts(tools, "包裹运费寄付", {"freight_payer": "CONSIGNEE"}) == [("freight_payer", "mismatch")]
+    assert verdicts(tools, "包裹运费到付", {"freight_payer": "CONSIGNEE"}) == [("freight_payer", "match")]
+    assert verdicts(tools, "已升级为专业版", {"tier": "basic"}) == [("tier", "mismatch")]
+    assert verdicts(tools, "已升级为专业版", {"tier": "pro"}) == [("tier", "match")]
+    # a code of the family in a field of another kind says nothing (a cabin's "economy", a plan named in a note)
+    assert verdicts(tools, "Reserved a midsize car for the week", {"cabin": "economy"}) == []
+    assert verdicts(tools, "已升级为专业版", {"note": "basic"}) == []
