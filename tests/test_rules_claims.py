@@ -794,3 +794,31 @@ def test_verbs_of_offices_clinics_and_on_call(classify, reply, claim):
 ])
 def test_an_alert_taken_on(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a ticked line lists a thing done; a ticked step or tip is an instruction
+    ("✅ Credit note CN-7781\n✅ Replacement charger on order #C-310", True),
+    ("- ✔ Voicemail PIN\n- ✔ Call forwarding to 07700 900123", True),
+    ("☑️ 押金 300 元\n☑️ 新合同 HT-2026-118", True),
+    ("✅ Step 1: sign in\n✅ Step 2: open Billing", False),
+    ("✅ Tip: you can pause it any time in the app", False),
+    # finished as a state
+    ("Your porting request is complete.", True),
+    ("That's been done for you.", True),
+    ("Everything's finished on my side.", True),
+    ("Is the upgrade complete?", False),
+    ("It'll be done by Friday.", False),
+    ("Hopefully it's sorted by tomorrow.", False),
+    ("The form is done with blue ink only.", False),
+    # the perfect before 按…: 已按您的要求完成退订
+    ("已按照您的要求完成销户。", True),
+    # a reminder promised on a condition opening the sentence
+    ("Once the refund lands, you'll get a text from us.", False),
+    ("If the parcel is late, I'll remind you at 6 to chase it.", False),
+    ("如果明天还没到账，我早上九点提醒你。", False),
+    ("Since you asked, I've moved it to 3 PM.", True),
+    ("Got it, I'll remind you at 6 to chase it.", True),
+])
+def test_ticked_lines_finished_states_and_promises_on_a_condition(classify, reply, claim):
+    assert classify(reply) is claim

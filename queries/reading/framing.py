@@ -5,6 +5,9 @@
   assistant's own statement (a draft saying "I've cancelled my subscription" is the user's to send).
 - A status read and then told after a colon ("Your order status shows: Cancelled.", 查询结果：已退款)
   frames the status as information: a bare completion right after it is a state read, not a claim.
+- A condition opening a sentence ("Once it's done, you'll get a text", 如果明天下雨，我早上七点提醒你)
+  governs the reminder promised after its comma: a promise on a condition is made only if it holds.
+  (Other claims after a condition keep their own clause's reading: "Since you asked, I've moved it".)
 """
 
 from __future__ import annotations
@@ -19,15 +22,16 @@ class Framing:
 
     def __init__(self, first):
         self._first = first  # the reader's rule match, first(kind, text)
-        self._seen: dict[str, tuple[bool, bool, int]] = {}
+        self._seen: dict[str, tuple[bool, bool, int, bool]] = {}
 
-    def _frames(self, text: str) -> tuple[bool, bool, int]:
-        """(opens a template, reads a status, where a correction word ends or -1)."""
+    def _frames(self, text: str) -> tuple[bool, bool, int, bool]:
+        """(opens a template, reads a status, where a correction word ends or -1, opens with a condition)."""
         hit = self._seen.get(text)
         if hit is None:
             fix = self._first("correction", text)
+            cond = self._first("conditional", text)
             hit = (self._first("template", text) is not None, self._first("status_read", text) is not None,
-                   fix.end() if fix is not None else -1)
+                   fix.end() if fix is not None else -1, cond is not None and not text[:cond.start()].strip(" \t*-•"))
             if len(self._seen) < 200_000:
                 self._seen[text] = hit
         return hit
@@ -40,10 +44,13 @@ class Framing:
         """The clause readings with framed ones re-kinded."""
         out = list(clauses)
         for i, seg in enumerate(segments):
-            template, status, _ = self._frames(seg.text)
+            template, status, _, condition = self._frames(seg.text)
             if template and (seg.closer in _COLON or i == len(segments) - 1 or segments[i + 1].sentence != seg.sentence):
                 return out[:i + 1] + [replace(c, kind="other", retracts=False, admits=False) for c in out[i + 1:]]
             if (status and i + 1 < len(out) and out[i + 1].kind == "completion" and seg.closer in _COLON
                     and segments[i + 1].sentence == seg.sentence):
                 out[i + 1] = replace(out[i + 1], kind="pre_existing")
+            if (condition and i + 1 < len(out) and segments[i + 1].sentence == seg.sentence
+                    and out[i + 1].kind == "completion" and (out[i + 1].action, out[i + 1].object) == ("create", "reminder")):
+                out[i + 1] = replace(out[i + 1], kind="conditional")
         return out

@@ -40,6 +40,9 @@ _PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9_])" + QUOTE_PLACEHOLDER + r"(?![A-Za-
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*$", re.M)
 _TABLE_ROW = re.compile(r"^[ \t]*\|(.*\|.*?)\|?[ \t]*$", re.M)
 _CELL_SEP = re.compile(r"[ \t]*\|[ \t]*")
+# a ticked line lists a thing done ("✅ Refund to card ending 4471", "☑️ 退款 128 元"): read as "Done: …";
+# a step or a tip ticked ("✅ Step 1: open the app") is an instruction
+_TICKED = re.compile(r"^([ \t]*(?:[-*+•][ \t]+)?)[✅✔☑✓]\uFE0F?[ \t]*+(?!(?:step|tip|note|next|todo|to-do)\b|第.步|步骤|提示)", re.M | re.I)
 _MARKDOWN = re.compile(r"^\s*([-*+•·]|\d{1,3}[.)、]|#{1,6})\s+", re.M)
 _EMPHASIS = re.compile(r"\*\*|__|~~")
 _EMOJI = "\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D"
@@ -69,6 +72,7 @@ def set_aside(text: str, quotes: list[str] | None = None, asides: list[str] | No
         text = _TABLE_ROW.sub(lambda m: ": ".join(c for c in _CELL_SEP.split(m.group(1).strip(" \t|")) if c), text)
     text = _INLINE.sub(" " + CODE_PLACEHOLDER + " ", text)
     text = _QUOTE_LINE.sub("", text)
+    text = _TICKED.sub(r"\1Done: ", text)
     if "\n" in text and (":" in text or "：" in text or "---" in text):  # (a quoted email has lines and colons)
         text = _EMAIL_HEADER.sub("", _EMAIL_BELOW.sub("", text))
     if quotes is not None:
