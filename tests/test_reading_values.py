@@ -130,6 +130,10 @@ EN = [
     ("Add two more people to Saturday's table.", "count", [N("two more people", 2, "person", delta=True)]),
     ("add 2 extra bags", "count", [N("2 extra bags", 2, "bag", delta=True)]),
     ("Book 4 tickets for Saturday.", "count", [N("4 tickets", 4, "ticket")]),
+    # a singular noun after a number above one modifies the plural head after it
+    ("Issued 3 guest passes for Sunday.", "count", [N("3 guest passes", 3, "pass")]),
+    ("Added 2 seat upgrades.", "count", [N("2 seat upgrades", 2, "upgrade", delta=True)]),
+    ("Added 2 seats, upgraded.", "count", [N("2 seats", 2, "seat", delta=True)]),
     # a time where a thing is removed names it as it was; the new one after "and" does not
     ("Cancel tomorrow's 9am standup and block 10am for focus time.", "time",
      [T("tomorrow's 9am", "from", hour=9, minute=0, day_offset=1), T("10am", hour=10, minute=0)]),

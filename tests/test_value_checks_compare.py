@@ -762,3 +762,12 @@ def test_a_car_class_a_freight_payer_and_a_plan_tier(tools):
     # a code of the family in a field of another kind says nothing (a cabin's "economy", a plan named in a note)
     assert verdicts(tools, "Reserved a midsize car for the week", {"cabin": "economy"}) == []
     assert verdicts(tools, "已升级为专业版", {"note": "basic"}) == []
+
+
+def test_a_count_of_a_compound_thing_against_the_field_of_its_head(tools):
+    # "guest passes" are passes: a field of passes holds them, a field of guests does not
+    assert verdicts(tools, "3 guest passes are ready", {"member": "M-1"}, {"passes_issued": 2}) == [
+        ("passes_issued", "mismatch")]
+    assert verdicts(tools, "3 guest passes are ready", {"member": "M-1"}, {"passes_issued": 3}) == [
+        ("passes_issued", "match")]
+    assert verdicts(tools, "3 guest passes are ready", {"member": "M-1"}, {"guests_max": 1}) == []

@@ -316,7 +316,7 @@ def _names(obj: str | None, key: list[str], groups: ObjectGroups) -> bool:
     g = groups.of_word(obj)
     if g and g in groups.of_tool_words(key):
         return True
-    stem = obj.lower().rstrip("s")[:5]
+    stem = singular(obj.lower())[:5]  # (pass: passes_issued; rstrip would leave "pa")
     return len(stem) >= 3 and any(w.startswith(stem) for w in key)
 
 

@@ -33,6 +33,7 @@ LEXICON_FILE = Path(__file__).resolve().parent.parent / "lexicon" / "values.toml
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _DIGIT = re.compile(r"\d")
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_HEAD = re.compile(r"\s+([a-z]{3,}s)(?![a-z'-])")  # the plural head noun after a modifier
 _GROUPED = re.compile(r"\d{2,}(?:-\d{3,}){2,}")  # digits in three dashed groups or more, no date
 _EDGE = r"[\s，。！？；、,.!?;:：]"  # where a Chinese noun read by its shape ends
 
@@ -324,7 +325,11 @@ class ValueReader:
             if pl is None or pl not in self.not_objects_en:
                 obj = self.noun_en[key(m.group("noun"))] if pl is None else singular(pl)
                 n = 2 if key(m.group("n")) in self.both else self.num.value(m.group("n"))
-                found.append((5, m.start(), m.end(), n, obj))
+                end = m.end()
+                if pl is None and (n or 0) > 1 and key(m.group("noun")) == obj and (
+                        (h := _HEAD.match(low, end)) and h.group(1) not in self.not_objects_en):
+                    obj, end = singular(h.group(1)), h.end()  # "2 guest passes": a singular noun modifies the head
+                found.append((5, m.start(), end, n, obj))
         for m in self.party_after_re.finditer(low) if any(w in low for w in self.party_after) else ():
             if (n := self.num.value(m.group("n"))) and n >= 2:  # "eight of us" ("one of us" is no party)
                 found.append((1, m.start(), m.end(), n, "person"))
