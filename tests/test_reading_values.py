@@ -336,6 +336,9 @@ ZH = [
     ("押金退你 200 块押金", "amount", [A("200 块", 200.0, "CNY")]),
     ("再来 3 块巧克力", "count,amount", [N("3 块巧克力", 3, "巧克力", delta=True)]),
     ("请在3天内完成支付", "count", []),
+    # 当天 is the day of the event it follows, not today
+    ("面试当天请带好身份证", "time", []),
+    ("今天下午三点的面试已约好", "time", [T("今天下午三点", hour=15, minute=0, day_offset=0, part="afternoon")]),
     ("第2个提醒已删除", "count", []),
     ("已为您预订下午两点的会议", "count", []),
     ("已帮您订了两张去上海的机票", "count", [N("两张去上海的机票", 2, "机票")]),
