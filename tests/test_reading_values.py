@@ -514,6 +514,12 @@ def test_choices_of_families(reader, text, want):
     ("book Wednesday at 10, then move the gym to Friday", [None, "to"]),
     ("把会议改到周三", ["to"]),
     ("reserve Friday at 7 for 4 people", [None, None]),
+    # "from" with no target is where something starts; after a length it counts from there; with a
+    # moving verb it is still the thing's old value
+    ("note the outage from 3:40 this morning", [None]),
+    ("the sale runs from Saturday", [None]),
+    ("pay it two weeks from Monday", ["from"]),
+    ("shifted from Tuesday", ["from"]),
 ])
 def test_a_value_a_thing_is_moved_from(reader, text, roles):
     assert [v["role"] for v in reader.extract(text) if v["type"] in ("time", "count")] == roles

@@ -24,3 +24,13 @@ def _range_roles(times: list[dict]) -> None:
             start = times[i - 1]
             role = None if start["role"] == "from" else start["role"]
             start["role"] = t["role"] = role
+
+
+def _lone_from(times: list[tuple[dict, bool]]) -> None:
+    """A time after "from" with no later time in the clause is where something starts ("log the call
+    from 2pm today", 从明天开始), not the source of a change, which names its target too ("moved
+    from 3 PM to 4 PM"): no role. Not after a length ("a week from Friday" is no Friday): each time
+    comes with whether a length stands before its "from"."""
+    for i, (t, after_length) in enumerate(times):
+        if t["role"] == "from" and "span" not in t and not after_length and not times[i + 1:]:
+            t["role"] = None

@@ -26,13 +26,14 @@ from pathlib import Path
 from .numerals import Numerals
 from .timex import TimeReader
 from .value_context import ValueContext
-from .value_roles import _choice_changes, _range_roles
+from .value_roles import _choice_changes, _lone_from, _range_roles
 from .word_patterns import alt, key, lower
 
 LEXICON_FILE = Path(__file__).resolve().parent.parent / "lexicon" / "values.toml"  # the built-in lexicon
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _DIGIT = re.compile(r"\d")
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_LENGTH_FROM = re.compile(r"(?:day|week|month|year|hour|minute|fortnight)s?\s+from\s*$")  # "a week from Friday"
 _HEAD = re.compile(r"\s+([a-z]{3,}s)(?![a-z'-])")  # the plural head noun after a modifier
 _GROUPED = re.compile(r"\d{2,}(?:-\d{3,}){2,}")  # digits in three dashed groups or more, no date
 _EDGE = r"[\s，。！？；、,.!?;:：]"  # where a Chinese noun read by its shape ends
@@ -246,6 +247,8 @@ class ValueReader:
         for start, _end, value in kept:
             value["role"] = self._role(low, start)
         _range_roles([v for _s, _e, v in kept if v["type"] == "time"])
+        if not (self.context.move_re and self.context.move_re.search(low)):  # "moved from Friday" is a source
+            _lone_from([(v, bool(_LENGTH_FROM.search(low, max(0, s - 24), s))) for s, _e, v in kept if v["type"] == "time"])
         for start, end, value in kept:
             if value["type"] == "time" and "span" not in value:
                 for name in self.span_before:
