@@ -204,3 +204,12 @@ def test_mcp_server_and_java_style_read_tools(typer, name):
 def test_claims_pages_and_transfers_in_tool_names(typer, name, is_write, action):
     c = typer.classify(name)
     assert (c.is_write, c.action) == (is_write, action), c
+
+
+@pytest.mark.parametrize("name, is_write", [
+    # a verb named by its -ing form, where nothing else decides
+    ("dentist_booking", True), ("parcel_tracking", True),
+    ("booking_status", False), ("get_bookings", False), ("pricing", False), ("listing.search", False),
+])
+def test_a_verb_named_by_its_ing_form(typer, name, is_write):
+    assert typer.classify(name).is_write is is_write

@@ -102,6 +102,12 @@ class ToolTyper:
                 again = said_again(w, self.strong, self.weak)
                 if again is not None and again in table:
                     return w, table[again], tier
+        # a verb named by its -ing form (clinic_booking, order_tracking): the verb, where nothing else decides
+        for table, tier in ((self.strong, "strong"), (self.weak, "weak")):
+            for w in ws:
+                base = next((b for b in (w[:-3], w[:-3] + "e") if len(w) > 5 and w.endswith("ing") and b in table), None)
+                if base is not None:
+                    return w, table[base], tier
         return next(((w, self.last[w], "weak") for w in ws if w in self.last), None)
 
     def _made(self, ws: list[str], action: str | None) -> str | None:
