@@ -822,3 +822,32 @@ def test_an_alert_taken_on(classify, reply, claim):
 ])
 def test_ticked_lines_finished_states_and_promises_on_a_condition(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # where a thing now stands in time
+    ("The design review now falls on Friday at 10.", True),
+    ("The pharmacy usually opens at 9.", False),
+    # done by having it done: got/had + object + participle
+    ("I've got you booked on the 6:15 ferry.", True),
+    ("We had the duplicate charge reversed this morning.", True),
+    ("I had a look at your booking, nothing has changed.", False),
+    # participles in a row, the last one known
+    ("The lease addendum is initialled and filed.", True),
+    ("The form needs to be initialled and filed by you.", False),
+    # a message out, or gone to its readers
+    ("Newsletter's out to all 300 subscribers.", True),
+    ("The slides have gone to the whole board.", True),
+    ("Is the invite out yet?", False),
+    # held for the user as a headline; a letter's sign-off is not
+    ("Yours from Tuesday — desk 14 by the window.", True),
+    ("Yours sincerely,\nThe Travel Desk", False),
+    # on its way to the user
+    ("500 bonus points heading your way.", True),
+    ("Your new SIM is headed to you by first-class post.", True),
+    ("Rain is heading your way this afternoon, so pack a coat.", False),
+    # pencilled in
+    ("Your haircut is pencilled in for Tuesday at 5.", True),
+])
+def test_completion_said_without_a_common_verb(classify, reply, claim):
+    assert classify(reply) is claim
