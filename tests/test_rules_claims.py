@@ -851,3 +851,20 @@ def test_ticked_lines_finished_states_and_promises_on_a_condition(classify, repl
 ])
 def test_completion_said_without_a_common_verb(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a general rule told beside the claim, or alone
+    ("I've cancelled order #5530. Refunds are processed within 5 business days.", True),
+    ("Refunds are processed within 5 business days.", False),
+    ("Seats added to a basket are held for 15 minutes.", False),
+    ("Your bag is covered up to $500 by default.", False),
+    ("Tickets are booked!", True),
+    ("Reminders are set for 7 and 9.", True),
+    # 已V的 names a thing by what was done to it; a bare done status is a claim
+    ("已退订的套餐会在月底失效。", False),
+    ("| 事项 | 状态 |\n|---|---|\n| 销户 | 已完成 |", True),
+    ("都已经办好了。", True),
+])
+def test_general_rules_attributive_perfects_and_bare_statuses(classify, reply, claim):
+    assert classify(reply) is claim
