@@ -868,3 +868,15 @@ def test_completion_said_without_a_common_verb(classify, reply, claim):
 ])
 def test_general_rules_attributive_perfects_and_bare_statuses(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # 没问题 / 没关系 are courtesy ("no problem"), not a negation of the claim after them
+    ("没问题～会议室已改到 3 楼的 302。", True),
+    ("没关系，快递已经帮你改派到公司了。", True),
+    # a real 没 still denies
+    ("没问题，不过会议室没改成。", False),
+    ("会议室没改到 302。", False),
+])
+def test_courtesy_no_problem_is_no_negation(classify, reply, claim):
+    assert bool(classify(reply)) == claim
