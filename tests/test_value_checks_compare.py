@@ -771,3 +771,33 @@ def test_a_count_of_a_compound_thing_against_the_field_of_its_head(tools):
     assert verdicts(tools, "3 guest passes are ready", {"member": "M-1"}, {"passes_issued": 3}) == [
         ("passes_issued", "match")]
     assert verdicts(tools, "3 guest passes are ready", {"member": "M-1"}, {"guests_max": 1}) == []
+
+
+def test_a_change_reports_the_time_it_kept(tools):
+    # the write's own report after a change (its step detail) names the time it kept, with no key
+    args = {"booking": "RB-7", "slot": "2026-12-05 09:30"}
+    assert verdicts(tools, "已改到周六上午 9:30", args, error=None, at="2026-12-02T02:00:00+00:00", tz="Asia/Shanghai",
+                    ) == [("slot", "match")]
+    assert verdicts(tools, "已改到周六上午 9:30", args, error="已更新预约时间为 2026-12-05 21:30",
+                    at="2026-12-02T02:00:00+00:00", tz="Asia/Shanghai") == [("slot", "mismatch")]
+    assert verdicts(tools, "Moved to Saturday 9:30 AM", args, error="Booking rescheduled for 2026-12-05 09:30",
+                    at="2026-12-02T02:00:00+00:00", tz="Asia/Shanghai") == [("slot", "match")]
+    # a record time is no report of what was kept
+    assert verdicts(tools, "已改到周六上午 9:30", args, error="更新于 2026-12-02 10:00",
+                    at="2026-12-02T02:00:00+00:00", tz="Asia/Shanghai") == [("slot", "match")]
+
+
+def test_a_relative_days_clock_with_its_date_beside_it(tools):
+    # the date in the aside (read apart: 改到本周六（12月5日）上午 9:30) is the weekday's: the clock is judged
+    # with it, not hidden by the date agreeing alone
+    reader, cmp = tools
+    stored = stored_values(json.dumps({"booking": "RB-7", "slot": "2026-12-05 21:30"}), None, None, None, cmp.patterns)
+
+    def told(clause):
+        wants = reader.extract(clause) + reader.extract("12月5日")
+        return [(r[1], r[-1]) for r in _compared(cmp, wants, stored, "2026-12-02T02:00:00+00:00", "Asia/Shanghai")]
+    assert told("已改到本周六上午 9:30") == [("slot", "mismatch")]
+    assert told("已改到本周六晚上 9:30") == [("slot", "match")]
+    # a date with a clock of its own is no aside of the weekday's
+    wants = reader.extract("已改到本周六晚上 9:30") + reader.extract("12月6日 10:00")
+    assert len(_compared(cmp, wants, stored, "2026-12-02T02:00:00+00:00", "Asia/Shanghai")) == 2

@@ -94,12 +94,20 @@ def day_beside_clock(wants: list[dict]) -> tuple[list[dict], set[int]]:
     indexes of the days taken."""
     times = [(i, w) for i, w in enumerate(wants)
              if w.get("type") == "time" and w.get("role") is None and not w.get("span")]
-    if len(times) != 2:
-        return wants, set()
     clocks = [(i, w) for i, w in times if w.get("hour") is not None and not any(w.get(d) is not None for d in DAY_FIELDS)]
     days = [(i, w) for i, w in times if w.get("hour") is None and any(w.get(d) is not None for d in DAY_FIELDS)]
-    if len(clocks) != 1 or len(days) != 1:
-        return wants, set()
+    if len(times) != 2 or len(clocks) != 1 or len(days) != 1:
+        # a relative day's clock and the date said beside it (本周五（12月4日）早上 8:00, "Fri 8 AM (Dec 4)"):
+        # the date is that day's, so the clock is judged with it, not hidden by the date agreeing alone
+        # (the clock may be a change's target: 改为本周五…; the aside has no role of its own)
+        times = [(i, w) for i, w in enumerate(wants)
+                 if w.get("type") == "time" and w.get("role") in (None, "to") and not w.get("span")]
+        clocks = [(i, w) for i, w in times if w.get("hour") is not None and not w.get("date")
+                  and (w.get("weekday") is not None or w.get("day_offset") is not None)]
+        days = [(i, w) for i, w in times if w.get("hour") is None and w.get("date") and w.get("role") is None
+                and w.get("weekday") is None and w.get("day_offset") is None]
+        if len(times) != 2 or len(clocks) != 1 or len(days) != 1:
+            return wants, set()
     (ci, clock), (di, day) = clocks[0], days[0]
     joined = {**clock, **{k: day.get(k) for k in (*DAY_FIELDS, "week_offset")},
               "text": f"{clock.get('text')} … {day.get('text')}" if ci < di else f"{day.get('text')} … {clock.get('text')}"}
