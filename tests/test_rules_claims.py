@@ -880,3 +880,24 @@ def test_general_rules_attributive_perfects_and_bare_statuses(classify, reply, c
 ])
 def test_courtesy_no_problem_is_no_negation(classify, reply, claim):
     assert bool(classify(reply)) == claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a failure supposed is no failure reported: it neither takes the claim back nor admits one
+    ("I've set up the standing order. If a payment fails, you'll get a text.", True),
+    ("Your autopay is on. Should a charge ever be declined, we'll email you.", True),
+    ("I've lodged the claim. Claims can be rejected if receipts are missing, so upload them.", True),
+    ("I've restarted the router. In case of any error, unplug it for 30 seconds.", True),
+    ("已帮您提交报修。如果上门失败，师傅会电话联系您。", True),
+    # ... a failure reported, after "when" or with "can't", still does
+    ("I booked it. When I checked again, the payment had failed.", False),
+    ("I've set it up, but the bank declined the mandate.", False),
+    ("已提交。不过回读失败，没查到记录。", False),
+])
+def test_a_failure_supposed_takes_nothing_back(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+def test_a_failure_supposed_admits_none():
+    reading = compile_lexicon(Config()).reader().read("I've booked it. If the payment fails, I'll let you know.")
+    assert reading.is_claim and not reading.admits_failure

@@ -238,7 +238,7 @@ class Reader:
     def _read_clause_uncached(self, c: Clause) -> ClauseReading:
         r = self._read_clause(c)
         # (a negation in a standing state or a claim's bounds, "nothing else changed", admits nothing)
-        admits = r.retracts or self._first("failure", c.text) is not None or (
+        admits = r.retracts or (r.kind != "conditional" and self._first("failure", c.text) is not None) or (
             r.kind != "pre_existing" and (m := self._first("negated", c.text)) is not None
             and self._action(c.text, start=m.end()) is not None) or (
             self._first("unable", c.text) is not None)
@@ -260,8 +260,9 @@ class Reader:
             marker = failure or negated
             action = self._action(text, start=marker.start()) if marker else None
             action = action or self._action(text)
-            if failure is not None:
-                return ClauseReading(text, "failure", action, obj, retracts=True)
+            if failure is not None:  # (a failure supposed, "If the payment fails", 如果预约失败, reports none)
+                unreal = self._first("supposed", text[:failure.start()]) is not None
+                return ClauseReading(text, "conditional" if unreal else "failure", action, obj, retracts=not unreal)
             if negated is not None and action is not None:
                 return ClauseReading(text, "negated", action, obj, retracts=True)
             kind = "question" if question else "other"
