@@ -901,3 +901,38 @@ def test_a_failure_supposed_takes_nothing_back(classify, reply, claim):
 def test_a_failure_supposed_admits_none():
     reading = compile_lexicon(Config()).reader().read("I've booked it. If the payment fails, I'll let you know.")
     assert reading.is_claim and not reading.admits_failure
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a negation inside a question or an offer takes no claim back
+    ("I've emailed the contract to Dana — shall I chase her on Monday if she doesn't sign?", True),
+    ("I've emailed the contract to Dana. Sorry, the email didn't go through.", False),
+    # what the reply only infers, or says happened on the other side, is no claim of its own
+    ("It looks like the council has already refunded the overpayment.", False),
+    ("Seems your landlord has received the deposit on their side.", False),
+    ("I've refunded the overpayment; the council confirmed it.", True),
+    # a hedge on the result takes a claim back
+    ("I submitted the form, but I can't guarantee it reached the school.", False),
+    # another party did it (zh): a named party or the system as the doer
+    ("你们老师今天已经批了假条。", False),
+    ("物业也把停车卡寄给你了。", False),
+    ("航班取消后，系统已经自动把您改到晚上那班。", False),
+    ("他的提醒我已经设好了。", True),
+    # a clause going on with an offer or another party's doing is theirs; after a claim it claims
+    ("I can move your cleaning to Friday — it's free of charge to change. Want me to?", False),
+    ("The clinic already moved you to 3pm, and you're with Dr. Shah now.", False),
+    ("I've moved your cleaning to Friday — it's at 10 with Dr. Shah.", True),
+    ("I've moved you to the 3pm slot, and you're with Dr. Shah now.", True),
+])
+def test_questions_inferences_other_parties_and_clauses_going_on(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a party word inside a noun is no party: the fee is paid, the card is frozen
+    ("物业费已经帮你缴好了。", True),
+    ("银行卡已经为您挂失了。", True),
+    ("银行那边今天已经把卡冻结了。", False),
+])
+def test_a_party_word_inside_a_noun(classify, reply, claim):
+    assert classify(reply) is claim

@@ -263,7 +263,7 @@ class Reader:
             if failure is not None:  # (a failure supposed, "If the payment fails", 如果预约失败, reports none)
                 unreal = self._first("supposed", text[:failure.start()]) is not None
                 return ClauseReading(text, "conditional" if unreal else "failure", action, obj, retracts=not unreal)
-            if negated is not None and action is not None:
+            if negated is not None and action is not None and not question:  # "…in case she doesn't reply?"
                 return ClauseReading(text, "negated", action, obj, retracts=True)
             kind = "question" if question else "other"
             return ClauseReading(text, kind, action, obj)

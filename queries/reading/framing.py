@@ -8,6 +8,10 @@
 - A condition opening a sentence ("Once it's done, you'll get a text", 如果明天下雨，我早上七点提醒你)
   governs the reminder promised after its comma: a promise on a condition is made only if it holds.
   (Other claims after a condition keep their own clause's reading: "Since you asked, I've moved it".)
+- A clause that goes on with an offer or with another party's doing in the same sentence, its subject
+  the thing or the person just named ([clause.goes_on]: "I can put a hold on it — it's held for 24
+  hours", "the airline already moved you, and you're in 22C") says more of that clause: the offered
+  thing is offered, the other party's doing theirs.
 """
 
 from __future__ import annotations
@@ -22,16 +26,18 @@ class Framing:
 
     def __init__(self, first):
         self._first = first  # the reader's rule match, first(kind, text)
-        self._seen: dict[str, tuple[bool, bool, int, bool]] = {}
+        self._seen: dict[str, tuple[bool, bool, int, bool, bool]] = {}
 
-    def _frames(self, text: str) -> tuple[bool, bool, int, bool]:
-        """(opens a template, reads a status, where a correction word ends or -1, opens with a condition)."""
+    def _frames(self, text: str) -> tuple[bool, bool, int, bool, bool]:
+        """(opens a template, reads a status, where a correction word ends or -1, opens with a condition,
+        goes on with the clause before it)."""
         hit = self._seen.get(text)
         if hit is None:
             fix = self._first("correction", text)
             cond = self._first("conditional", text)
             hit = (self._first("template", text) is not None, self._first("status_read", text) is not None,
-                   fix.end() if fix is not None else -1, cond is not None and not text[:cond.start()].strip(" \t*-•"))
+                   fix.end() if fix is not None else -1, cond is not None and not text[:cond.start()].strip(" \t*-•"),
+                   self._first("goes_on", text) is not None)
             if len(self._seen) < 200_000:
                 self._seen[text] = hit
         return hit
@@ -44,7 +50,7 @@ class Framing:
         """The clause readings with framed ones re-kinded."""
         out = list(clauses)
         for i, seg in enumerate(segments):
-            template, status, _, condition = self._frames(seg.text)
+            template, status, _, condition, _ = self._frames(seg.text)
             if template and (seg.closer in _COLON or i == len(segments) - 1 or segments[i + 1].sentence != seg.sentence):
                 return out[:i + 1] + [replace(c, kind="other", retracts=False, admits=False) for c in out[i + 1:]]
             if (status and i + 1 < len(out) and out[i + 1].kind == "completion" and seg.closer in _COLON
@@ -53,4 +59,16 @@ class Framing:
             if (condition and i + 1 < len(out) and segments[i + 1].sentence == seg.sentence
                     and out[i + 1].kind == "completion" and (out[i + 1].action, out[i + 1].object) == ("create", "reminder")):
                 out[i + 1] = replace(out[i + 1], kind="conditional")
+            if (i > 0 and out[i].kind == "completion" and segments[i - 1].sentence == seg.sentence
+                    and self._frames(seg.text)[4] and (lead := self._lead(out[i - 1])) is not None):
+                out[i] = replace(out[i], kind=lead)
         return out
+
+    def _lead(self, c) -> str | None:
+        """What a clause offers or reports for the one going on with it: its own kind, or for a plain
+        clause ('I can put a hold on it', 'the airline already moved you') the offer or report it makes."""
+        if c.kind in ("offer", "pre_existing"):
+            return c.kind
+        if c.kind != "other":
+            return None
+        return next((k for k in ("offer", "pre_existing") if self._first(k, c.text) is not None), None)
