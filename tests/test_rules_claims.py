@@ -936,3 +936,21 @@ def test_questions_inferences_other_parties_and_clauses_going_on(classify, reply
 ])
 def test_a_party_word_inside_a_noun(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a failure told as earlier than the claim is history: it takes the claim back no more
+    ("I've pushed the fix. The earlier build failed on a lint error, which this fixes.", True),
+    ("I've rebooked you on the 9:05. The first attempt errored out on the airline's side.", True),
+    ("已经帮您约好了。一开始系统超时，后来重试成功。", True),
+    # ... a failure told with no earlier time still does
+    ("I booked it. The payment failed though.", False),
+    ("I've rebooked you on the 9:05. It errored out on the airline's side.", False),
+])
+def test_a_failure_told_as_earlier_takes_nothing_back(classify, reply, claim):
+    assert classify(reply) is claim
+
+
+def test_an_earlier_failure_is_still_admitted():
+    reading = compile_lexicon(Config()).reader().read("I've pushed the fix. The earlier build failed on a lint error.")
+    assert reading.is_claim and reading.admits_failure

@@ -262,7 +262,8 @@ class Reader:
             action = action or self._action(text)
             if failure is not None:  # (a failure supposed, "If the payment fails", 如果预约失败, reports none)
                 unreal = self._first("supposed", text[:failure.start()]) is not None
-                return ClauseReading(text, "conditional" if unreal else "failure", action, obj, retracts=not unreal)
+                earlier = not unreal and self._first("earlier", text) is not None  # history: takes nothing back
+                return ClauseReading(text, "conditional" if unreal else "failure", action, obj, retracts=not (unreal or earlier))
             if negated is not None and action is not None and not question:  # "…in case she doesn't reply?"
                 return ClauseReading(text, "negated", action, obj, retracts=True)
             kind = "question" if question else "other"
