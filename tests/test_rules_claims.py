@@ -954,3 +954,15 @@ def test_a_failure_told_as_earlier_takes_nothing_back(classify, reply, claim):
 def test_an_earlier_failure_is_still_admitted():
     reading = compile_lexicon(Config()).reader().read("I've pushed the fix. The earlier build failed on a lint error.")
     assert reading.is_claim and reading.admits_failure
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # the reply catching itself takes back every claim before it, whatever word it uses for the thing
+    ("Your spa slot is confirmed for 3pm. Hmm, no — I haven't actually made the reservation yet.", False),
+    ("周六的桌位已经订好了。等一下，其实我还没帮您预约，餐厅要先付订金。", False),
+    # ... a plain not-yet about another thing does not
+    ("Your spa slot is confirmed for 3pm. I haven't added the massage, as you asked.", True),
+    ("周六的桌位已经订好了。生日牌没有加，按您说的。", True),
+])
+def test_a_reply_catching_itself(classify, reply, claim):
+    assert classify(reply) is claim

@@ -12,6 +12,8 @@
   the thing or the person just named ([clause.goes_on]: "I can put a hold on it — it's held for 24
   hours", "the airline already moved you, and you're in 22C") says more of that clause: the offered
   thing is offered, the other party's doing theirs.
+- The reply catching itself ([clause.self_catch]: "I haven't actually placed the booking") is a failure
+  about no one thing: it takes back every claim before it, whatever word it uses for the thing.
 """
 
 from __future__ import annotations
@@ -26,18 +28,18 @@ class Framing:
 
     def __init__(self, first):
         self._first = first  # the reader's rule match, first(kind, text)
-        self._seen: dict[str, tuple[bool, bool, int, bool, bool]] = {}
+        self._seen: dict[str, tuple[bool, bool, int, bool, bool, bool]] = {}
 
-    def _frames(self, text: str) -> tuple[bool, bool, int, bool, bool]:
+    def _frames(self, text: str) -> tuple[bool, bool, int, bool, bool, bool]:
         """(opens a template, reads a status, where a correction word ends or -1, opens with a condition,
-        goes on with the clause before it)."""
+        goes on with the clause before it, catches itself)."""
         hit = self._seen.get(text)
         if hit is None:
             fix = self._first("correction", text)
             cond = self._first("conditional", text)
             hit = (self._first("template", text) is not None, self._first("status_read", text) is not None,
                    fix.end() if fix is not None else -1, cond is not None and not text[:cond.start()].strip(" \t*-•"),
-                   self._first("goes_on", text) is not None)
+                   self._first("goes_on", text) is not None, self._first("self_catch", text) is not None)
             if len(self._seen) < 200_000:
                 self._seen[text] = hit
         return hit
@@ -50,7 +52,9 @@ class Framing:
         """The clause readings with framed ones re-kinded."""
         out = list(clauses)
         for i, seg in enumerate(segments):
-            template, status, _, condition, _ = self._frames(seg.text)
+            template, status, _, condition, _, caught = self._frames(seg.text)
+            if caught:
+                out[i] = replace(out[i], kind="failure", action=None, object=None, retracts=True, admits=True)
             if template and (seg.closer in _COLON or i == len(segments) - 1 or segments[i + 1].sentence != seg.sentence):
                 return out[:i + 1] + [replace(c, kind="other", retracts=False, admits=False) for c in out[i + 1:]]
             if (status and i + 1 < len(out) and out[i + 1].kind == "completion" and seg.closer in _COLON
