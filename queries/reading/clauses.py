@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import framing, takeback
+from . import display, framing, takeback
 from .segment import Clause, Segmenter
 from .unmarked import Unmarked
 from .word_patterns import split_pair
@@ -392,8 +392,9 @@ class Reader:
                 retracted = retracted or len(keep) < len(standing)
                 standing = keep
         admits = any(c.admits for c in clauses)
-        if standing:
-            return Reading(True, "claim", clauses, admits, tuple(standing), segments)
+        if standing:  # a status display under a heading naming a thing is told as read, the turn decides (display.py)
+            shown = display.status_display(reply, self.read) and ("no_claim" if admits else "unmarked")
+            return Reading(not shown, shown or "claim", clauses, admits, () if shown else tuple(standing), segments)
         if not retracted and not admits and self._unmarked.reads([c.text for c in segments], reply):
             return Reading(False, "unmarked", clauses, admits, (), segments)
         return Reading(False, "retracted" if retracted else "no_claim", clauses, admits, (), segments)
