@@ -966,3 +966,26 @@ def test_an_earlier_failure_is_still_admitted():
 ])
 def test_a_reply_catching_itself(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # a general rule, not this case: a time bound or "deemed" (set N's policy mechanism)
+    ("Under the lease, deposits are handed back within 14 days of the key return.", False),
+    ("按照规定，发票会在5个工作日内开具。", False),
+    ("快递签收后即视为收货完成。", False),
+    ("已为您退款，一般会在3个工作日内原路退回。", True),
+    ("I've sent the deposit back; it's usually credited within 2 days.", True),
+    # another party as the passive's doer (not the user, not the reply)
+    ("你的报销单已经被财务总监驳回重填后审核通过了。", False),
+    ("您的调班申请已被主管批准。", False),
+    ("您的调班申请已经提交成功。", True),
+    # a read source then a comma: the rest of the sentence is what it shows
+    ("物流记录显示，快递员昨天已经签收，订单已完成。", False),
+    ("查了一下，订单已经帮您取消了。", True),
+    # a how-to closing on a colon: the user's steps and what they lead to
+    ("To turn on dark mode: open Settings > Display, tap Theme, pick Dark. Done, dark mode is on.", False),
+    ("操作步骤如下：进入“我的”页面，点“地址管理”，保存后地址就改好了。", False),
+    ("Here's what happened: I've changed your delivery address to 12 Mill Lane.", True),
+])
+def test_rules_third_parties_readings_and_how_tos(classify, reply, claim):
+    assert classify(reply) is claim

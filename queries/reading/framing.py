@@ -4,7 +4,9 @@
   可以这样回复：) frames what follows as text for the user to use: nothing after it is the
   assistant's own statement (a draft saying "I've cancelled my subscription" is the user's to send).
 - A status read and then told after a colon ("Your order status shows: Cancelled.", 查询结果：已退款)
-  frames the status as information: a bare completion right after it is a state read, not a claim.
+  frames the status as information: a bare completion right after it is a state read, not a claim;
+  after a comma (工单 #5521 显示，师傅已上门修好，工单已被关闭), from a clause claiming nothing itself, the rest
+  of its sentence is what it shows.
 - A condition opening a sentence ("Once it's done, you'll get a text", 如果明天下雨，我早上七点提醒你)
   governs the reminder promised after its comma: a promise on a condition is made only if it holds.
   (Other claims after a condition keep their own clause's reading: "Since you asked, I've moved it".)
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 _COLON = (":", "：")
+_COMMA = (",", "，")
 
 
 class Framing:
@@ -57,9 +60,15 @@ class Framing:
                 out[i] = replace(out[i], kind="failure", action=None, object=None, retracts=True, admits=True)
             if template and (seg.closer in _COLON or i == len(segments) - 1 or segments[i + 1].sentence != seg.sentence):
                 return out[:i + 1] + [replace(c, kind="other", retracts=False, admits=False) for c in out[i + 1:]]
-            if (status and i + 1 < len(out) and out[i + 1].kind == "completion" and seg.closer in _COLON
-                    and segments[i + 1].sentence == seg.sentence):
-                out[i + 1] = replace(out[i + 1], kind="pre_existing")
+            if status and seg.closer in _COLON:
+                out[i + 1:i + 2] = [replace(c, kind="pre_existing") for c in out[i + 1:i + 2]
+                                    if c.kind == "completion" and segments[i + 1].sentence == seg.sentence] or out[i + 1:i + 2]
+            elif status and seg.closer in _COMMA and out[i].kind == "other":  # 工单显示，师傅已上门修好，工单已关闭: the sentence is what it shows
+                for k in range(i + 1, len(out)):
+                    if segments[k].sentence != seg.sentence:
+                        break
+                    if out[k].kind == "completion":
+                        out[k] = replace(out[k], kind="pre_existing")
             if (condition and i + 1 < len(out) and segments[i + 1].sentence == seg.sentence
                     and out[i + 1].kind == "completion" and (out[i + 1].action, out[i + 1].object) == ("create", "reminder")):
                 out[i + 1] = replace(out[i + 1], kind="conditional")
