@@ -989,3 +989,13 @@ def test_a_reply_catching_itself(classify, reply, claim):
 ])
 def test_rules_third_parties_readings_and_how_tos(classify, reply, claim):
     assert classify(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    ("The signed contract is in Priya's inbox.", True),
+    ("Your boarding pass is in your inbox now.", True),
+    ("Is the contract in Priya's inbox yet?", False),
+    ("Nothing is in your inbox from them yet.", False),
+])
+def test_a_message_told_as_where_it_landed(classify, reply, claim):
+    assert classify(reply) is claim
