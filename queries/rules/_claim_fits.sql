@@ -33,7 +33,8 @@
 -- - a write that returned the id the claim tells of its object ("Order
 --   ORD-22910048 is placed" over POST /carts/{id}/commit returning that
 --   order_id) made that thing, whatever its tool names.
--- names_object: 1 when the tool's name names the claim's object. exact: 1 when
+-- names_object: 1 when the tool's name names the claim's object; mentions: the
+-- call mentions it (or returned the id the claim tells). exact: 1 when
 -- the write fits by more than the broad family of create/update/book/refund.
 -- """
 WITH siblings AS (
@@ -131,7 +132,7 @@ pairs_mentioned AS (
     LEFT JOIN sends sd ON sd.task_id = p.task_id AND sd.seq = p.seq
 ),
 fits AS (
-    SELECT p.reply_id, p.clause_no, p.task_id, p.seq, p.tool, p.outcome, p.names_object,
+    SELECT p.reply_id, p.clause_no, p.task_id, p.seq, p.tool, p.outcome, p.names_object, p.mentions,
            -- fits by more than the family of classes: the same class, or a tool naming the object
            CASE WHEN p.names_object = 1 OR p.action = p.tool_action OR p.follows = TRUE OR strpos(p.backs, ',*,') > 0
                      OR p.action IS NULL OR p.tool_action IS NULL OR p.mentions = TRUE OR p.sends = TRUE

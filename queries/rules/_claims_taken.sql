@@ -1,6 +1,6 @@
 -- id = "_claims_taken"
 -- title = "Turn model: claims whose writes were for other claims of the reply"
--- uses = ["_claim_candidates", "_claim_pairs"]
+-- uses = ["_claim_candidates", "_claim_pairs", "_claim_overlap"]
 -- description = """
 -- One row per claim (reply_id, clause_no) that nothing backs because its
 -- writes were for other claims of the same reply (said_but_not_done counts
@@ -77,6 +77,68 @@ other_thing AS (
            OR (a.noun IS NOT NULL AND a.action IN ('create', 'book') AND t.action NOT IN ('create', 'book'))
            OR u.task_id IS NOT NULL)
 ),
+told_words AS (
+    -- the words each claim over a good write of two claims or more names
+    SELECT DISTINCT task_id, seq, noun FROM shared WHERE outcome = 'good' AND noun IS NOT NULL
+),
+told_said AS (
+    -- what such a write says: its tool's name, its call and what it returned, in lower case
+    SELECT w.task_id, w.seq,
+           lower(s.tool || ' ' || coalesce(CAST(s.args AS VARCHAR), '') || ' ' || coalesce(CAST(s.result AS VARCHAR), '')) AS said
+    FROM (SELECT DISTINCT task_id, seq FROM told_words) w
+    JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
+),
+told_hits AS (
+    -- whether the write says any of a claim's words, of those it could say (an English word of three
+    -- letters or more; a Chinese word only where the write has Chinese in it; no such word, no row:
+    -- it could say none, so it says nothing either way)
+    SELECT x.task_id, x.seq, x.noun,
+           max(CASE WHEN strpos(d.said, x.word) > 0 THEN 1 ELSE 0 END) AS hit,
+           -- said in another form: an English word of five letters or more by its first five
+           -- ("modification" over modify_pending_order_items)
+           max(CASE WHEN strpos(d.said, x.word) > 0
+                     OR (length(x.word) >= 5 AND regexp_matches(x.word, '^[a-z]+$')
+                         AND strpos(d.said, regexp_extract(x.word, '^([a-z]{5})', 1)) > 0)
+                    THEN 1 ELSE 0 END) AS near
+    FROM (SELECT task_id, seq, noun, unnest(string_split(noun, '|')) AS word FROM told_words) x
+    JOIN told_said d ON d.task_id = x.task_id AND d.seq = x.seq
+    WHERE (regexp_matches(x.word, '^[ -~]+$') AND length(x.word) >= 3)
+       OR (NOT regexp_matches(x.word, '^[ -~]+$') AND regexp_matches(d.said, '[一-鿿]'))
+    GROUP BY x.task_id, x.seq, x.noun
+),
+tool_in_claim AS (
+    -- a claim that says the word its write's tool is named by ("Exchanged to the …" over
+    -- exchange_delivered_order_items): the write says what the claim did
+    SELECT DISTINCT x.reply_id, x.clause_no, x.seq
+    FROM (SELECT a.reply_id, a.clause_no, a.seq, lower(c.clause) AS clause,
+                 unnest(string_split(replace(replace(replace(replace(lower(a.tool), '.', '_'), '/', '_'), '-', '_'), ' ', '_'), '_')) AS word
+          FROM (SELECT DISTINCT reply_id, clause_no, seq, tool, text_id FROM shared WHERE outcome = 'good') a
+          JOIN claim_items c ON c.text_id = a.text_id AND c.clause_no = a.clause_no) x
+    WHERE length(x.word) >= 4
+      AND strpos(x.clause, CASE WHEN length(x.word) > 5 THEN regexp_extract(x.word, '^([a-z]{5})', 1) ELSE x.word END) > 0
+      AND regexp_matches(x.word, '^[a-z]+$')
+),
+unsaid AS (
+    -- one write that could back two claims backs the one it says: a claim whose one write says none
+    -- of its words (tool name, call, returned record) and neither names nor mentions its object, while
+    -- saying another claim's object or words, was not made by it ("you're enrolled in paperless
+    -- billing" beside a payment over one payments.create; 保价 beside a pickup over one
+    -- express.pickup.create). A write that says neither claim (update_account with opaque
+    -- arguments) decides nothing: both stay backed; a headline of no class ("You're good to go") is
+    -- about the whole reply, and a generic one ("processed", "handled") about whatever was done:
+    -- never taken.
+    SELECT DISTINCT a.reply_id, a.clause_no
+    FROM shared a
+    JOIN cand_claims ca ON ca.reply_id = a.reply_id AND ca.clause_no = a.clause_no AND ca.good_seq = a.seq AND ca.fits = 1
+    JOIN told_hits ha ON ha.task_id = a.task_id AND ha.seq = a.seq AND ha.noun = a.noun AND ha.near = 0
+    JOIN shared b ON b.reply_id = a.reply_id AND b.seq = a.seq AND b.clause_no <> a.clause_no AND b.outcome = 'good'
+    LEFT JOIN told_hits hb ON hb.task_id = b.task_id AND hb.seq = b.seq AND hb.noun = b.noun
+    LEFT JOIN claim_overlap o ON o.text_id = a.text_id AND o.a_no = b.clause_no AND o.b_no = a.clause_no
+    LEFT JOIN tool_in_claim tc ON tc.reply_id = a.reply_id AND tc.clause_no = a.clause_no AND tc.seq = a.seq
+    WHERE tc.reply_id IS NULL AND NOT a.follows AND a.action IS NOT NULL AND strpos(coalesce(a.backs, ''), ',*,') = 0 AND a.outcome = 'good' AND a.names_object = 0 AND NOT coalesce(a.mentions, FALSE)
+      AND o.text_id IS NULL
+      AND (b.names_object = 1 OR coalesce(b.mentions, FALSE) OR hb.hit = 1)
+),
 asked AS (
     -- the words to look for in each of those calls
     SELECT DISTINCT task_id, seq, noun FROM (
@@ -114,3 +176,5 @@ paired AS (
 SELECT reply_id, clause_no FROM paired
 UNION
 SELECT reply_id, clause_no FROM other_thing
+UNION
+SELECT reply_id, clause_no FROM unsaid
