@@ -25,7 +25,7 @@
 -- admitted, nothing denied, asked, offered, hedged, deferred or contrasted:
 -- verdict unmarked, queries/reading/unmarked.py) is read as a claim over a
 -- turn whose writes all went wrong ("All yours from 8pm" over a failed
--- booking): read_as says which reading made the finding.
+-- booking): read_as says which reading made the finding (and the message).
 -- Where the source records message positions (one task = a whole chat, as in
 -- tau-bench), a reply is judged by the write calls made since the task's
 -- previous reply and before it: an earlier failure was for an earlier reply
@@ -33,7 +33,7 @@
 -- result, or a state the agent looked up) is judged by the whole task's
 -- writes as for sources without positions, but never as partial.
 -- """
--- message = "reply claims completion but the turn is {kind}: {reply}"
+-- message = "reply {read_as} but the turn is {kind}: {reply}"
 WITH claims AS (
     -- only what the judgement needs: the reply's text and who said it are joined to the findings
     -- at the end (a fifth of the claims), not carried through every join
@@ -143,7 +143,7 @@ SELECT j.task_id, r.conversation_id, r.user_id, r.reply_time AS event_time,
        j.kind, r.reply_text AS reply, j.reply_id AS message_id, r.link, j.good AS good_writes,
        j.open_bad AS open_bad_writes, j.reply_index, j.prev_reply_index AS since_index,
        j.unbacked_claim, j.unbacked_action, j.unbacked_object,
-       CASE WHEN j.unmarked THEN 'unmarked statement' ELSE 'claim' END AS read_as
+       CASE WHEN j.unmarked THEN 'states it as done and admits nothing' ELSE 'claims completion' END AS read_as
 FROM judged j
 JOIN reply_claims r ON r.reply_id = j.reply_id AND r.task_id IS NOT DISTINCT FROM j.task_id
                    AND (r.is_claim OR r.verdict = 'unmarked')
