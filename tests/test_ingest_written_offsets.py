@@ -36,6 +36,17 @@ def test_canonical_records_keep_the_offset_each_time_was_written_with(tmp_path, 
     assert query(db_path, "SELECT count(DISTINCT created_at) FROM messages WHERE message_id IN ('east', 'zulu')") == [(1,)]
 
 
+def test_an_offset_no_zone_uses_is_no_zone(tmp_path, db_path):
+    # the timestamp cast accepts +25:00; kept as a user's zone it would shift every day told
+    path = write_jsonl(tmp_path / "o.jsonl", [
+        {"record": "message", "message_id": "beyond", "created_at": "2026-12-01T08:42:00+25:00"},
+        {"record": "message", "message_id": "kiribati", "created_at": "2026-12-01T08:42:00+14:00"},
+        {"record": "message", "message_id": "baker", "created_at": "2026-12-01T08:42:00-12:00"},
+    ])
+    ingest([str(path)], db_path, progress=False)
+    assert offsets(db_path, "messages", "message_id") == {"beyond": None, "kiribati": 840, "baker": -720}
+
+
 def test_table_dumps_keep_the_offset_of_create_time(tmp_path, db_path):
     path = write_jsonl(tmp_path / "d.jsonl", [task(1, create_time="2026-11-08T08:00:00-08:00"), task(2),
                                               message(1, create_time="2026-11-08T08:00:03-08:00"), message(2)])

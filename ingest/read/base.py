@@ -233,7 +233,9 @@ def parse_iso(text: str) -> datetime | None:
         return dt
     utc = dt.astimezone(timezone.utc)
     out = WrittenTime(utc.year, utc.month, utc.day, utc.hour, utc.minute, utc.second, utc.microsecond, timezone.utc)
-    out.offset_min = int(dt.utcoffset().total_seconds() // 60)
+    minutes = int(dt.utcoffset().total_seconds() // 60)
+    # as fields.written_offset_sql: an offset no zone uses (beyond -12:00..+14:00) names no zone
+    out.offset_min = minutes if -720 <= minutes <= 840 else None
     return out
 
 

@@ -118,9 +118,10 @@ def written_offset_sql(t: str, value: str) -> str:
     off = f"replace(regexp_extract({t}, {sql_str(_WRITTEN_OFFSET)}, 1), ':', '')"
     minutes = (f"CASE WHEN upper(o) = 'Z' THEN 0 WHEN o <> '' THEN (CASE WHEN o[1] = '-' THEN -1 ELSE 1 END) * "
                f"(CAST(o[2:3] AS INTEGER) * 60 + CASE WHEN length(o) = 5 THEN CAST(o[4:5] AS INTEGER) ELSE 0 END) END")
-    # one extract per row (a lambda over a one-item list names it once)
+    # one extract per row (a lambda over a one-item list names it once); an offset no zone on earth
+    # uses (the cast accepts +25:00) says nothing about where the user is: NULL, never a zone
     return (f"CASE WHEN {value} IS NOT NULL AND strpos({t}, ':') > 0 "
-            f"THEN list_transform([{off}], lambda o: {minutes})[1] END")
+            f"THEN list_transform([{off}], lambda o: {minutes}).list_filter(lambda m: m BETWEEN -720 AND 840)[1] END")
 
 
 def _check(field: Field, t: str, value: str, int32: bool) -> str | None:
