@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import display, framing, takeback
+from . import display, framing, reported, takeback
 from .segment import Clause, Segmenter
 from .unmarked import Unmarked
 from .word_patterns import split_pair
@@ -45,8 +45,7 @@ _AUXILIARIES = frozenset("is are was were has have had 's 're".split())
 _ON_THERE = re.compile(r"\b(on|in)\s+there\b", re.I)
 # "I'll remind you to take your meds at 9, and to call the pharmacy at 10": the promise goes on
 _PROMISE_GOES_ON = re.compile(r"^\W*(?:and|or|also|plus|then)?\s*(?:also\s+|then\s+)?to\s+(?!be\b)[a-z]", re.I)
-# ... in the same clause: "I'll remind you to call the pharmacy Monday at 9 and to email your landlord
-# Tuesday at 9" promises two reminders
+# ... in the same clause: "I'll remind you to call the pharmacy at 9 and to email your landlord at 10": two
 _PROMISE_AND_TO = re.compile(r"\s+and\s+(?:also\s+)?(?=to\s+(?!be\b)[a-z])", re.I)
 # the things a headline lists ("Both are booked: Zuni on Friday and Flour + Water on Saturday")
 _LIST_SEP = re.compile(r"\s+(?:and|&|plus|as well as)\s+|[、；;]|(?<=[\u3400-\u9fff])(?:和|以及|及|还有)", re.I)
@@ -71,7 +70,7 @@ class ClauseReading:
 @dataclass(frozen=True)
 class Reading:
     is_claim: bool
-    verdict: str  # claim | retracted | no_claim | unmarked (no claim, and no mark of any kind: unmarked.py)
+    verdict: str  # claim | report (reported.py) | retracted | no_claim | unmarked (no mark of any kind: unmarked.py)
     clauses: list[ClauseReading] = field(default_factory=list)
     admits_failure: bool = False  # some clause reports a failure or a negated action
     standing: tuple[int, ...] = ()  # indexes of the completion clauses no later clause took back
@@ -137,7 +136,7 @@ class Reader:
         self._count_words: dict[str, int] = dict(lex.get("counts", {}).get("words", {}))
         self._cache: dict[tuple[str, str], ClauseReading] = {}
         self._framing = framing.Framing(self._first)
-        self._unmarked = Unmarked(lex, self._first)
+        self._unmarked, self._reported = Unmarked(lex, self._first), reported.Reported(self._first)
         self._scripts_of: tuple[str | None, bool, bool] = (None, False, False)
         # Traditional characters and Cantonese words as the lists write them ([variants]), one for one
         self._variants = str.maketrans({p[0]: p[1] for rows in lex.get("variants", {}).values()
@@ -392,9 +391,10 @@ class Reader:
                 retracted = retracted or len(keep) < len(standing)
                 standing = keep
         admits = any(c.admits for c in clauses)
-        if standing:  # a status display under a heading naming a thing is told as read, the turn decides (display.py)
+        if standing:  # a status display, or states told as found: told as read, the turn decides (display.py, reported.py)
             shown = display.status_display(reply, self.read) and ("no_claim" if admits else "unmarked")
-            return Reading(not shown, shown or "claim", clauses, admits, () if shown else tuple(standing), segments)
+            told = shown or ("report" if self._reported.told_as_read(clauses, standing) else "claim")
+            return Reading(not shown, told, clauses, admits, () if shown else tuple(standing), segments)
         if not retracted and not admits and self._unmarked.reads([c.text for c in segments], reply):
             return Reading(False, "unmarked", clauses, admits, (), segments)
         return Reading(False, "retracted" if retracted else "no_claim", clauses, admits, (), segments)

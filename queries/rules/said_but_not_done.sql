@@ -2,7 +2,7 @@
 -- title = "The reply claims it was done, the trace shows it was not"
 -- severity = "block"
 -- evidence_steps = "write"
--- uses = ["_reply_claims", "_write_steps", "_turn_outcomes", "_claimed_actions"]
+-- uses = ["_reply_claims", "_write_steps", "_turn_outcomes", "_claimed_actions", "_write_tool_names"]
 -- description = """
 -- The assistant's reply for a turn claims an action was completed (see
 -- _reply_claims.sql and the claim lexicon), and the turn has no write step
@@ -26,6 +26,12 @@
 -- verdict unmarked, queries/reading/unmarked.py) is read as a claim over a
 -- turn whose writes all went wrong ("All yours from 8pm" over a failed
 -- booking): read_as says which reading made the finding (and the message).
+-- A reply whose every claim tells a state as found (verdict report,
+-- queries/reading/reported.py: "Your flight is confirmed for 9:00 AM", 订单已于
+-- 12 月 3 日签收, "Found it — you're all set"), none as the reply's own doing,
+-- is a report when its window read something that worked and wrote nothing;
+-- over writes it is a claim as any other (read_as: 'tells it as a settled
+-- state').
 -- Where the source records message positions (one task = a whole chat, as in
 -- tau-bench), a reply is judged by the write calls made since the task's
 -- previous reply and before it: an earlier failure was for an earlier reply
@@ -37,12 +43,27 @@
 WITH claims AS (
     -- only what the judgement needs: the reply's text and who said it are joined to the findings
     -- at the end (a fifth of the claims), not carried through every join
-    SELECT task_id, reply_id, reply_index, prev_reply_index, admits_failure, verdict = 'unmarked' AS unmarked
+    SELECT task_id, reply_id, reply_index, prev_reply_index, admits_failure, verdict = 'unmarked' AS unmarked,
+           verdict = 'report' AS report
     FROM reply_claims WHERE is_claim = TRUE OR verdict = 'unmarked'
+),
+looked_up AS (
+    -- replies that tell states as found (verdict report): did their window read something that worked?
+    -- (since the previous reply where positions exist, else the whole task)
+    SELECT c.reply_id, 1 AS looked
+    FROM claims c
+    JOIN steps s ON s.task_id = c.task_id
+    LEFT JOIN write_tool_names n ON n.tool = s.tool
+    WHERE c.report AND s.tool IS NOT NULL AND n.tool IS NULL AND s.status = 'success'
+      AND (c.reply_index IS NULL
+           OR (TRY_CAST(json_extract_string(s.metadata, '$.message_index') AS INTEGER) < c.reply_index
+               AND (c.prev_reply_index IS NULL
+                    OR TRY_CAST(json_extract_string(s.metadata, '$.message_index') AS INTEGER) >= c.prev_reply_index)))
+    GROUP BY c.reply_id
 ),
 per_task AS (
     -- the turn's own write counts, as _turn_outcomes.sql states them
-    SELECT task_id, good, open_bad, executed, not_created, unverified FROM turn_outcomes
+    SELECT task_id, writes, good, open_bad, executed, not_created, unverified FROM turn_outcomes
 ),
 before_reply AS (
     -- positioned replies: the write calls made since the task's previous reply and before this one
@@ -89,15 +110,18 @@ per_claim AS (
 ),
 counted AS (
     SELECT c.task_id, c.reply_id,
-           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked, 1 AS has_window,
+           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked, c.report,
+           CASE WHEN coalesce(p.writes, 0) = 0 THEN coalesce(l.looked, 0) ELSE 0 END AS read_only, 1 AS has_window,
            coalesce(p.good, 0) AS good, coalesce(p.open_bad, 0) AS open_bad, coalesce(p.executed, 0) AS executed,
            coalesce(p.not_created, 0) AS not_created, coalesce(p.unverified, 0) AS unverified
     FROM claims c
     LEFT JOIN per_task p ON p.task_id = c.task_id
+    LEFT JOIN looked_up l ON l.reply_id = c.reply_id
     WHERE c.reply_index IS NULL
     UNION ALL
     SELECT c.task_id, c.reply_id,
-           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked,
+           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked, c.report,
+           CASE WHEN coalesce(r.recent_writes, 0) = 0 THEN coalesce(l.looked, 0) ELSE 0 END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN 1 ELSE 0 END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_good ELSE coalesce(p.good, 0) END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_open_bad ELSE 0 END,
@@ -107,11 +131,12 @@ counted AS (
     FROM claims c
     LEFT JOIN per_reply r ON r.reply_id = c.reply_id
     LEFT JOIN per_task p ON p.task_id = c.task_id
+    LEFT JOIN looked_up l ON l.reply_id = c.reply_id
     WHERE c.reply_index IS NOT NULL
 ),
 claimed AS (
     SELECT k.task_id, k.reply_id,
-           k.reply_index, k.prev_reply_index, k.admits_failure, k.unmarked, k.has_window, k.good, k.open_bad, k.executed, k.not_created,
+           k.reply_index, k.prev_reply_index, k.admits_failure, k.unmarked, k.report, k.read_only, k.has_window, k.good, k.open_bad, k.executed, k.not_created,
            k.unverified,
            coalesce(pc.backed_claims, 0) AS backed_claims, coalesce(pc.unbacked_claims, 0) AS unbacked_claims,
            ca.clause AS unbacked_claim, ca.action AS unbacked_action, ca.object AS unbacked_object
@@ -126,6 +151,10 @@ judged AS (
                -- hedged or deferred) is a claim only over writes that all went wrong: since the
                -- previous reply where positions exist (else it may restate a lookup), and with no
                -- good write beside them (what it says might be about that one)
+               -- states told as found (a status, or what a named lookup found; no doing of the reply's own):
+               -- a report over a window that read something and wrote nothing; over writes a claim as any
+               -- other ("Your spa slot is confirmed" over a failed booking, beside "I haven't added the massage")
+               WHEN k.report AND k.read_only = 1 THEN 'ok'
                WHEN k.unmarked AND (k.task_id IS NULL OR k.has_window = 0 OR k.good > 0
                                     OR (k.executed = 0 AND k.open_bad = 0)) THEN 'ok'
                WHEN k.task_id IS NULL OR k.executed = 0 THEN 'not_executed'
@@ -143,7 +172,8 @@ SELECT j.task_id, r.conversation_id, r.user_id, r.reply_time AS event_time,
        j.kind, r.reply_text AS reply, j.reply_id AS message_id, r.link, j.good AS good_writes,
        j.open_bad AS open_bad_writes, j.reply_index, j.prev_reply_index AS since_index,
        j.unbacked_claim, j.unbacked_action, j.unbacked_object,
-       CASE WHEN j.unmarked THEN 'states it as done and admits nothing' ELSE 'claims completion' END AS read_as
+       CASE WHEN j.unmarked THEN 'states it as done and admits nothing'
+            WHEN j.report THEN 'tells it as a settled state' ELSE 'claims completion' END AS read_as
 FROM judged j
 JOIN reply_claims r ON r.reply_id = j.reply_id AND r.task_id IS NOT DISTINCT FROM j.task_id
                    AND (r.is_claim OR r.verdict = 'unmarked')

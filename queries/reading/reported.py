@@ -1,0 +1,37 @@
+"""A claim told as a state found, not as work done: the reading a careful person gives a lookup's answer.
+
+Support and travel assistants look a record up and tell the user its state: "Your flight is
+confirmed for 9:00 AM", 订单已于 12 月 3 日签收，退款也已到账, "Found it — you're all set for
+Tuesday". The words are a completion's; the act is a read. Whether the reply tells a state or
+claims work is not in the words alone: the same "is confirmed" over a failed booking is a false
+success. So this module only marks a reply whose every standing claim is told as a state found
+(verdict `report`): a state a process reaches ([clause.status]: approved, delivered, settled,
+签收, 到账), or anything told after a lookup the reply names ([clause.looked_up]: "Found it",
+查到了), and none with the reply itself as the doer ([clause.our_doing]: "I've", 帮你, a bare
+"Moved you to 14C"), nor work of its own told elsewhere in it ([clause.our_work]: "I re-ran the two
+flaky tests and they're green now"). said_but_not_done.sql then asks the turn: a window that read and wrote
+nothing makes it a report; writes make it a claim as any other.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Sequence
+
+
+class Reported:
+    def __init__(self, first: Callable[[str, str], re.Match | None]):
+        self._first = first
+
+    def told_as_read(self, clauses: Sequence, standing: Sequence[int]) -> bool:
+        """True when each standing claim clause tells a state found and none is the reply's own doing."""
+        looked = next((i for i, c in enumerate(clauses) if self._first("looked_up", c.text) is not None), None)
+        if any(i != looked and self._first("our_work", c.text) is not None for i, c in enumerate(clauses)):
+            return False
+        for j in standing:
+            text = clauses[j].text
+            if self._first("our_doing", text) is not None:
+                return False
+            if (looked is None or looked > j) and self._first("status", text) is None:
+                return False
+        return bool(standing)
