@@ -68,3 +68,53 @@ def test_chinese_completion_forms(reply, claim):
 def test_a_pipeline_triggered_is_started(tool, write, action):
     c = ToolTyper(compile_lexicon().data).classify(tool)
     assert (c.is_write, c.action) == (write, action)
+
+
+def reading(text: str):
+    r = READER.read(text)
+    return r.is_claim, r.admits_failure
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # waiting until something happens is a condition on what follows, not a thing done
+    ("等物业那边出了维修时间，我再来提醒你约师傅。", False),
+    ("等审批通过后，我再帮你把报销提交上去。", False),
+    ("我等了几秒又试了一次，房间已经订好了。", True),
+    # looked at or picked out is nothing booked or made
+    ("房间我先帮你看好了：两晚大床房，一共 680。", False),
+    ("耳机帮你挑好了两款：A 款和 B 款。", False),
+    ("年假帮你请好了。", True),
+    # a shipment told from where it left is the seller's or carrier's doing
+    ("包裹已经从杭州仓发出了，预计后天到。", False),
+    ("快递我已经帮你寄出了。", True),
+    # the reply's own check back that did not find the thing takes the claim back
+    ("I added the event, but when I re-checked it wasn't showing on your calendar.", False),
+    ("待办已经加上了，但我复查的时候还没看到它。", False),
+    ("I added the event. Your bank app isn't showing the deposit yet, which is normal.", True),
+    # a general rule of a policy, with where the money goes between the verb and its period
+    ("Once the item is back with us, the refund is credited to the card you paid with within 3–5 days.", False),
+    ("Your refund has been issued to your card and should appear within 5 days.", True),
+])
+def test_conditions_looks_and_checks_back(reply, claim):
+    assert claims(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim, admits", [
+    # a part still empty is a part not done: admitted, and the claim beside it stands
+    ("酒店订好了，回程机票这边还空着。", True, True),
+    ("The hotel is booked; the return flight is still unbooked.", True, True),
+    ("酒店订好了，机票也出好了。", True, False),
+])
+def test_a_part_still_empty_is_admitted(reply, claim, admits):
+    assert reading(reply) == (claim, admits)
+
+
+@pytest.mark.parametrize("tool, action", [
+    ("device.command.send", "update"),
+    ("iot.commands.send", "update"),
+    ("sms.send", "send"),
+    ("slack.message.send", "send"),
+])
+def test_a_command_sent_to_a_device_changes_it(tool, action):
+    c = ToolTyper(compile_lexicon().data).classify(tool)
+    assert (c.is_write, c.action) == (True, action)
