@@ -118,3 +118,34 @@ def test_a_part_still_empty_is_admitted(reply, claim, admits):
 def test_a_command_sent_to_a_device_changes_it(tool, action):
     c = ToolTyper(compile_lexicon().data).classify(tool)
     assert (c.is_write, c.action) == (True, action)
+
+
+def standing_texts(text: str) -> list[str]:
+    r = READER.read(text)
+    return [r.clauses[i].text for i in r.standing]
+
+
+@pytest.mark.parametrize("reply, standing", [
+    # the rest of a note's line is what the write stored, not another claim
+    ("✅ 工单已更新\n- 备注：已安排上门维修，师傅稍后会电话通知你", ["Done", "工单已更新"]),
+    ("Ticket updated.\nInternal note: refund approved, customer will be emailed", ["Ticket updated"]),
+    # 备注 as a verb, and the reply's own remark after a bare "Note:", still claim
+    ("跟店家备注好了，不要香菜。", ["跟店家备注好了"]),
+    ("Note: I've also cancelled your old booking.", ["I've also cancelled your old booking"]),
+])
+def test_a_note_line_is_what_the_write_stored(reply, standing):
+    assert standing_texts(reply) == standing
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # another party will tell the user: that party's future, not the reply's reminder promise
+    ("材料交上去以后，学校会短信通知你结果。", False),
+    ("审批完成后，HR 那边会邮件通知你。", False),
+    ("The clinic will make sure you'll get a reminder the day before.", False),
+    # the reply itself, or the system it set the reminder in, keeps the promise
+    ("明早八点我会提醒你带伞。", True),
+    ("到时候系统会提醒你交电费。", True),
+    ("You'll get a reminder at 7 tomorrow.", True),
+])
+def test_a_promise_needs_the_reply_as_its_doer(reply, claim):
+    assert claims(reply) is claim

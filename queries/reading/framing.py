@@ -16,6 +16,10 @@
   thing is offered, the other party's doing theirs.
 - The reply catching itself ([clause.self_catch]: "I haven't actually placed the booking") is a failure
   about no one thing: it takes back every claim before it, whatever word it uses for the thing.
+- A note's label closing on a colon ([clause.note_label]: 备注：, "Note:", "Comment:") frames the rest of
+  its line as the text a write stored (备注：已安排补发配件，快递单号稍后会短信通知你): content, not another claim.
+- A reminder's promise whose doer is another party ([clause.others_act]: 提交后航司会短信通知你结果, "the
+  pharmacy will text you") is that party's future: the promise reading needs the reply itself as the doer.
 """
 
 from __future__ import annotations
@@ -31,18 +35,19 @@ class Framing:
 
     def __init__(self, first):
         self._first = first  # the reader's rule match, first(kind, text)
-        self._seen: dict[str, tuple[bool, bool, int, bool, bool, bool]] = {}
+        self._seen: dict[str, tuple[bool, bool, int, bool, bool, bool, bool, bool]] = {}
 
-    def _frames(self, text: str) -> tuple[bool, bool, int, bool, bool, bool]:
+    def _frames(self, text: str) -> tuple[bool, bool, int, bool, bool, bool, bool, bool]:
         """(opens a template, reads a status, where a correction word ends or -1, opens with a condition,
-        goes on with the clause before it, catches itself)."""
+        goes on with the clause before it, catches itself, labels a note, names another party as doer)."""
         hit = self._seen.get(text)
         if hit is None:
             fix = self._first("correction", text)
             cond = self._first("conditional", text)
             hit = (self._first("template", text) is not None, self._first("status_read", text) is not None,
                    fix.end() if fix is not None else -1, cond is not None and not text[:cond.start()].strip(" \t*-•"),
-                   self._first("goes_on", text) is not None, self._first("self_catch", text) is not None)
+                   self._first("goes_on", text) is not None, self._first("self_catch", text) is not None,
+                   self._first("note_label", text) is not None, self._first("others_act", text) is not None)
             if len(self._seen) < 200_000:
                 self._seen[text] = hit
         return hit
@@ -55,7 +60,14 @@ class Framing:
         """The clause readings with framed ones re-kinded."""
         out = list(clauses)
         for i, seg in enumerate(segments):
-            template, status, _, condition, _, caught = self._frames(seg.text)
+            template, status, _, condition, _, caught, note, others = self._frames(seg.text)
+            if others and out[i].kind == "completion" and (out[i].action, out[i].object) == ("create", "reminder"):
+                out[i] = replace(out[i], kind="future")  # another party will tell the user: not the reply's promise
+            if note and seg.closer in _COLON:  # the rest of a note's line is what the write stored
+                for k in range(i + 1, len(out)):
+                    if segments[k].sentence != seg.sentence:
+                        break
+                    out[k] = replace(out[k], kind="other", retracts=False, admits=False)
             if caught:
                 out[i] = replace(out[i], kind="failure", action=None, object=None, retracts=True, admits=True)
             if template and (seg.closer in _COLON or i == len(segments) - 1 or segments[i + 1].sentence != seg.sentence):
