@@ -149,3 +149,20 @@ def test_a_note_line_is_what_the_write_stored(reply, standing):
 ])
 def test_a_promise_needs_the_reply_as_its_doer(reply, claim):
     assert claims(reply) is claim
+
+
+@pytest.mark.parametrize("tool, hotel", [
+    # a tool naming only the record a booking is kept as may hold a hotel's room
+    ("POST /v1/bookings", True),
+    ("reservations.create", True),
+    # a tool naming a kind beside the record names only that kind
+    ("update_reservation_flights", False),
+    ("POST /v1/flights", False),
+    ("tables.reservations.create", False),
+    ("hotel.booking.create", True),
+])
+def test_the_booking_record_may_hold_a_room(tool, hotel):
+    from trace_audit.queries.reading.objects import ObjectGroups
+    from trace_audit.queries.reading.tools import words
+
+    assert ("hotel" in ObjectGroups(compile_lexicon().data).of_tool_words(words(tool))) is hotel

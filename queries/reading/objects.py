@@ -5,6 +5,12 @@ are the group `bag` ([object_groups] in queries/lexicon/claims.toml), so a claim
 bags were added can be matched with the write that added them (issue 15). Matching is
 by whole word, singular or with a plural -s/-es, never by substring: `order_lookup`
 names an order, `border` does not.
+
+A tool whose name says only the record a booking is kept as (`POST /v1/bookings`,
+`reservations.create`: [object_records]) names no kind of thing booked: it names the groups
+that record may hold too (a hotel's room as well as a flight), so "your room is booked" is
+backed by it. A tool naming a kind beside the record (`update_reservation_flights`,
+`tables.reservations.create`: any word of [objects]) names only what it names.
 """
 
 from __future__ import annotations
@@ -19,6 +25,13 @@ class ObjectGroups:
         self.words: dict[str, list[str]] = {}
         # what else in a write's arguments says it is about the group's thing ("dueTime": a reminder)
         self.mentions: dict[str, list[str]] = {g: list(ps) for g, ps in lex.get("object_mentions", {}).items()}
+        # record word -> the groups a tool saying only that word may be about ([object_records])
+        self.records: dict[str, list[str]] = {}
+        for group, words in lex.get("object_records", {}).items():
+            for w in words:
+                self.records.setdefault(w.lower(), []).append(group)
+        # the words that name a kind of thing, in a group or not (tables.reservations.create books a table)
+        self._things = {w.lower() for w in lex.get("objects", {}).get("en", []) if w.isalpha()}
         for group, words in lex.get("object_groups", {}).items():
             self.words[group] = list(words)
             for w in words:
@@ -50,7 +63,20 @@ class ObjectGroups:
             for name in self._all.get(self._key(g, pair, w), [g] if g else []):
                 if name not in out:
                     out.append(name)
+        # only record words name a group (POST /v1/bookings): the record may hold any kind it keeps
+        named = [w for w in words if self.of_word(w) or self._thing(w)]
+        said = [self._record(w) for w in named]
+        if named and all(said):
+            out += [g for gs in said for g in gs if g not in out]
         return out
+
+    def _thing(self, word: str) -> bool:
+        w = word.lower()
+        return w in self._things or (w.endswith("s") and w[:-1] in self._things)
+
+    def _record(self, word: str) -> list[str]:
+        w = word.lower()
+        return self.records.get(w) or self.records.get(w[:-1] if w.endswith("s") else "") or []
 
     def _key(self, group: str | None, pair: str | None, word: str) -> str:
         """The lexicon word a tool word matched (for the groups it belongs to)."""
