@@ -80,6 +80,9 @@ def reading(text: str):
     ("等物业那边出了维修时间，我再来提醒你约师傅。", False),
     ("等审批通过后，我再帮你把报销提交上去。", False),
     ("我等了几秒又试了一次，房间已经订好了。", True),
+    ("待办帮你加好了。", True),
+    ("等级帮你升好了，下个月生效。", True),
+    ("等待审核通过后，我再帮你下单。", False),
     # looked at or picked out is nothing booked or made
     ("房间我先帮你看好了：两晚大床房，一共 680。", False),
     ("耳机帮你挑好了两款：A 款和 B 款。", False),
@@ -91,6 +94,8 @@ def reading(text: str):
     ("I added the event, but when I re-checked it wasn't showing on your calendar.", False),
     ("待办已经加上了，但我复查的时候还没看到它。", False),
     ("I added the event. Your bank app isn't showing the deposit yet, which is normal.", True),
+    ("Booked! I double-checked and it's not clashing with your 3 PM.", True),
+    ("提醒设好了，我刷新后已经显示出来了。", True),
     # a general rule of a policy, with where the money goes between the verb and its period
     ("Once the item is back with us, the refund is credited to the card you paid with within 3–5 days.", False),
     ("Your refund has been issued to your card and should appear within 5 days.", True),
@@ -148,6 +153,18 @@ def test_a_note_line_is_what_the_write_stored(reply, standing):
     ("You'll get a reminder at 7 tomorrow.", True),
 ])
 def test_a_promise_needs_the_reply_as_its_doer(reply, claim):
+    assert claims(reply) is claim
+
+
+@pytest.mark.parametrize("reply, claim", [
+    # an apology for the wait is courtesy: it takes no later claim back
+    ("抱歉让您久等了，退款申请已经帮您提交了。", True),
+    ("Apologies for the delay — I've rebooked you on the 6:40 PM flight.", True),
+    ("Sorry to keep you waiting. Your table for four is booked.", True),
+    # a failure after it still does
+    ("抱歉让您久等了，退款申请提交失败了。", False),
+])
+def test_an_apology_for_waiting_cancels_nothing(reply, claim):
     assert claims(reply) is claim
 
 
