@@ -31,6 +31,7 @@ def claims(text: str) -> bool:
     ("€800 is headed to Marta's account now.", True),
     ("Your payment is on its way to the landlord.", True),
     ("The storm is heading to the coast tonight.", False),
+    ("Your package is headed to the Memphis hub.", False),
     ("Your rent of $900 is heading to you?", False),
     # a thing filed, told as "in", with its dates or name between
     ("Your leave for March 3–7 is in!", True),
@@ -90,6 +91,7 @@ def reading(text: str):
     # a shipment told from where it left is the seller's or carrier's doing
     ("包裹已经从杭州仓发出了，预计后天到。", False),
     ("快递我已经帮你寄出了。", True),
+    ("配件已从仓库给您补发出去了。", True),
     # the reply's own check back that did not find the thing takes the claim back
     ("I added the event, but when I re-checked it wasn't showing on your calendar.", False),
     ("待办已经加上了，但我复查的时候还没看到它。", False),
