@@ -213,3 +213,25 @@ def test_claims_pages_and_transfers_in_tool_names(typer, name, is_write, action)
 ])
 def test_a_verb_named_by_its_ing_form(typer, name, is_write):
     assert typer.classify(name).is_write is is_write
+
+
+@pytest.mark.parametrize("name, action", [
+    # a POST to an action's own path does that action; a path of things only makes one
+    ("POST /ops/v1/services/pay-gw/restart", "update"), ("POST /cache/flush", "delete"),
+    ("POST /v2/orders/7781/cancel", "delete"), ("POST /v1/reminders", "create"), ("POST /pay/v1/payouts", "transfer"), ("POST /v1/notes", "create"),
+    ("POST /api/bookings/bk_1/promo", "create"), ("POST /v1/transfers", "transfer"),
+    # a policy endorsed changes it; a cache flushed is emptied; running a machine launches it
+    ("policy.endorse", "update"), ("redis.flush", "delete"), ("ecs.RunInstances", "create"),
+    ("ec2.run_instances", "create"), ("docker.run_container", "create"),
+])
+def test_path_verbs_endorse_flush_and_machines_run(typer, name, action):
+    c = typer.classify(name)
+    assert c.is_write and c.action == action, c
+
+
+@pytest.mark.parametrize("name", ["run_query", "describe_instances", "POST /v1/search"])
+def test_run_beside_no_machine_and_a_post_to_a_read_path_do_not_launch(typer, name):
+    c = typer.classify(name)
+    assert c.action != "create" or name.startswith("POST"), c
+    if not name.startswith("POST"):
+        assert not c.is_write, c

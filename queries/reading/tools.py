@@ -145,6 +145,14 @@ class ToolTyper:
         method = tool[:len(ws[0])] if ws else ""
         if method.isupper() and len(ws) > 1:  # "POST /v1/reminders", "GET:/orders"
             if ws[0] in self.http_write:
+                # a POST to an action's own path, its last segment (POST /ops/services/pay-gw/restart,
+                # POST /redis/flush, POST /orders/7/cancel), does that action; a path of things only
+                # (POST /v1/reminders) makes one. Strong verbs only: a weak one is a noun in a path
+                last = words(tool.rstrip("/ ").rsplit("/", 1)[-1]) if "/" in tool else []
+                path = self._verb(last) if self.http_write[ws[0]] == "create" and last else None
+                if path is not None and path[1] is not None and path[2] == "strong":
+                    return ToolClass(tool, True, self._made(ws, path[1]),
+                                     f"HTTP method {method} to the path verb {path[0]!r} -> {path[1]}")
                 return ToolClass(tool, True, self._made(ws, self.http_write[ws[0]]), f"HTTP method {method}")
             if ws[0] in self.http_read:
                 return ToolClass(tool, False, None, f"HTTP method {method}")
