@@ -27,7 +27,7 @@
 --   (refunds.create: the refund is the write itself).
 -- - a send claim is fitted by a write whose call asked it to send as it
 --   went ({"sendEmail": true}: users.resetPassword backs "I've sent you a
---   reset link").
+--   reset link"), or named the channel it delivers by ({"delivery": "sms"}).
 -- - a claim about a device ([object_named]: backs ends ",named,") is fitted
 --   only by a write whose tool names its kind or whose call mentions it.
 -- - a write that returned the id the claim tells of its object ("Order
@@ -114,13 +114,16 @@ returned AS (
 ),
 sends AS (
     -- a write of another class asked in its call to send as it goes ({"sendEmail": true},
-    -- {"notify_customer": true}): it sent the message a send claim tells of ("I've sent a reset
-    -- link to your email" over users.resetPassword); "sendUpdates": "none" asks no such thing
+    -- {"notify_customer": true}), or told the channel it delivers by ({"delivery": "sms"}: a
+    -- check-in whose boarding pass goes out by text): it sent the message a send claim tells of
+    -- ("I've sent a reset link to your email" over users.resetPassword, "boarding pass sent to your
+    -- phone by text" over checkin.create); "sendUpdates": "none", "delivery": "mobile" ask no such thing
     SELECT DISTINCT w.task_id, w.seq
     FROM (SELECT DISTINCT task_id, seq FROM pairs
           WHERE action = 'send' AND tool_action IS DISTINCT FROM 'send' AND outcome = 'good') w
     JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
-    WHERE regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''), '(?i)"(send|notify)[a-z_]*"\s*:\s*true')
+    WHERE regexp_matches(coalesce(CAST(s.args AS VARCHAR), ''),
+                         '(?i)"(send|notify)[a-z_]*"\s*:\s*true|"[a-z_]*(deliver|send_via|notify_via|notification_channel)[a-z_]*"\s*:\s*"(sms|text|email|e-mail|push)"')
 ),
 pairs_mentioned AS (
     SELECT p.*, (coalesce(x.mentions, FALSE) OR coalesce(r.returned, FALSE)) AS mentions,
