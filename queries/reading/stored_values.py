@@ -112,6 +112,15 @@ def _latest(node, prefix: str = "", out: set | None = None) -> set[tuple[str, ob
     return out
 
 
+def _unwrapped(doc):
+    """The record itself where a write returned it under one key ({"incident": {...}}, {"slot": {...}},
+    {"data": {"booking": {...}}}): the call's own record, its fields the write's, not a nested record
+    describing something else."""
+    while isinstance(doc, dict) and len(doc) == 1 and isinstance(next(iter(doc.values())), dict):
+        doc = next(iter(doc.values()))
+    return doc
+
+
 def _load(doc) -> object:
     if isinstance(doc, str):
         try:
@@ -173,7 +182,7 @@ def stored_values(args, result, error: str | None, detail: str | None,
     a: dict[str, list] = {}
     r: dict[str, list] = {}
     labels: dict[str, dict] = {"a": {}, "r": {}}
-    args_doc, result_doc = _load(args), _load(result)
+    args_doc, result_doc = _load(args), _unwrapped(_load(result))
     _flatten(args_doc, "", a, labels["a"])
     _flatten(result_doc, "", r, labels["r"])
     named = _named_records(result_doc, args_doc) if isinstance(result_doc, (dict, list)) else set()

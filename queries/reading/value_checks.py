@@ -268,6 +268,8 @@ class Comparer:
                 # an id told with no word for its kind, written as the write's id is (EK2PMR told, EK2PLQ stored: a
                 # code of the same letters-and-digits shape; rma: RMA-8830412, a field named as its ids begin)
                 return plain_id(v) == plain_id(told.get("value") or "")
+            if isinstance(v, int) and not isinstance(v, bool):
+                v = str(v)  # an id kept as a number (incident_number: 4821), told as "#4812"
             if not isinstance(v, str) or not told.get("kind") or last not in self.fw.id or not kinds & set(key):
                 return None
             return plain_id(v) == plain_id(told.get("value") or "")
