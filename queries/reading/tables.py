@@ -21,6 +21,7 @@ import duckdb
 import pyarrow as pa
 
 from ..config import DEFAULT_WRITE_NAMES
+from .listed_lines import listed_lines
 from .nouns import ClaimNouns
 from .objects import ObjectGroups
 from .rows import arrow_table, temp_table_of
@@ -93,14 +94,18 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
         admits.append(r.admits_failure)
         verdicts.append(r.verdict)
         clauses.append(json.dumps([c.as_dict() for c in r.clauses if c.kind != "other"], ensure_ascii=False))
+        lined = listed_lines(reader, r)  # a counted headline's things, one line each
         for i in _claim_clauses(r):
             found = _claim_values(r, i, values) if i in r.standing else []
-            # a plain clause may claim in a coordinated part ("…, CO 80203 and switched the payment…")
-            parts = reader.claimed_parts(r.segments[i], skip_first=i not in r.standing)
-            # a plain clause that lists what the claim before it did: each thing it names is a claim
-            listed = not parts and i not in r.standing
-            if listed:
-                parts = [p for p in reader.listed_parts(r, i) if nouns.of(p.text)]
+            if i in lined:
+                parts, listed = ([lined[i]] if lined[i] is not None else []), True
+            else:
+                # a plain clause may claim in a coordinated part ("…, CO 80203 and switched the payment…")
+                parts = reader.claimed_parts(r.segments[i], skip_first=i not in r.standing)
+                # a plain clause that lists what the claim before it did: each thing it names is a claim
+                listed = not parts and i not in r.standing
+                if listed:
+                    parts = [p for p in reader.listed_parts(r, i) if nouns.of(p.text)]
             for k, c in enumerate(parts):
                 box = containers.search(c.text)  # "it's on your calendar": made, and where
                 action = c.action or (box and "create") or None
