@@ -6,7 +6,7 @@
 -- (two claims of one class naming different things no object group names, or
 -- a claim about a thing, or naming something new, beside a claim of another
 -- class, or a claim naming words of its own beside a claim about another
--- thing), with each of their fitting writes: the few rows _claims_taken.sql
+-- thing or beside a claim telling an id), with each of their fitting writes: the few rows _claims_taken.sql
 -- judges. Worked out per distinct reply text (claim_items), far fewer than
 -- replies. A table of its own so every engine plans the judging over a
 -- stored result, not over this join again and again (Spark ran out of heap
@@ -30,6 +30,10 @@ WITH candidates AS (
        -- beside a payment made over one payments.create)
        OR (NOT b.follows AND b.noun IS NOT NULL AND o.text_id IS NULL
            AND (a.object IS NOT NULL OR a.noun IS NOT NULL))
+       -- ... or beside a claim that tells the id of what it made (约好了…预约号 BK-30817, 储物柜也租好了):
+       -- the write that returned that id may say only that one
+       OR (NOT b.follows AND b.noun IS NOT NULL AND o.text_id IS NULL AND NOT a.follows
+           AND strpos(coalesce(a.vals, ''), '"type": "id"') > 0)
 ),
 cand_fits AS (
     -- the claims of replies with such a text, and their fitting writes

@@ -19,6 +19,10 @@
 --   any of the words the claim names that it could say (已删除「周会纪要」
 --   beside 新建了待办 over one rename of a list). A claim that names nothing of its own ("one of
 --   them paid") restates and is never taken.
+-- - unsaid: one write that could back two claims backs the one it says (its
+--   object, its words, or the id it tells: 约好了…预约号 BK-30817 over the write
+--   that returned BK-30817); the other, whose words it could say and does not,
+--   is taken (储物柜也给你租好了).
 -- """
 WITH other_words AS (
     -- a claim that fits its write only by the family of classes, and the words it names
@@ -118,6 +122,19 @@ tool_in_claim AS (
       AND strpos(x.clause, CASE WHEN length(x.word) > 5 THEN regexp_extract(x.word, '^([a-z]{5})', 1) ELSE x.word END) > 0
       AND regexp_matches(x.word, '^[a-z]+$')
 ),
+told_id_said AS (
+    -- a claim whose write holds the id it tells (约好了…预约号 BK-30817 over a write that returned
+    -- BK-30817): the write says that claim, though the claim names no word of its own
+    SELECT DISTINCT x.reply_id, x.clause_no, x.seq
+    FROM (SELECT a.reply_id, a.clause_no, a.task_id, a.seq,
+                 regexp_extract(c.vals, '"type": "id"[^{}]*?"value": "([^"]+)"', 1) AS told_id
+          FROM (SELECT DISTINCT reply_id, clause_no, task_id, seq, text_id FROM shared WHERE outcome = 'good') a
+          JOIN claim_items c ON c.text_id = a.text_id AND c.clause_no = a.clause_no
+          WHERE strpos(coalesce(c.vals, ''), '"type": "id"') > 0) x
+    JOIN steps s ON s.task_id = x.task_id AND s.seq = x.seq
+    WHERE length(x.told_id) >= 4
+      AND strpos(coalesce(CAST(s.args AS VARCHAR), '') || ' ' || coalesce(CAST(s.result AS VARCHAR), ''), x.told_id) > 0
+),
 unsaid AS (
     -- one write that could back two claims backs the one it says: a claim whose one write says none
     -- of its words (tool name, call, returned record) and neither names nor mentions its object, while
@@ -135,9 +152,10 @@ unsaid AS (
     LEFT JOIN told_hits hb ON hb.task_id = b.task_id AND hb.seq = b.seq AND hb.noun = b.noun
     LEFT JOIN claim_overlap o ON o.text_id = a.text_id AND o.a_no = b.clause_no AND o.b_no = a.clause_no
     LEFT JOIN tool_in_claim tc ON tc.reply_id = a.reply_id AND tc.clause_no = a.clause_no AND tc.seq = a.seq
+    LEFT JOIN told_id_said bi ON bi.reply_id = b.reply_id AND bi.clause_no = b.clause_no AND bi.seq = b.seq
     WHERE tc.reply_id IS NULL AND NOT a.follows AND a.action IS NOT NULL AND strpos(coalesce(a.backs, ''), ',*,') = 0 AND a.outcome = 'good' AND a.names_object = 0 AND NOT coalesce(a.mentions, FALSE)
       AND o.text_id IS NULL
-      AND (b.names_object = 1 OR coalesce(b.mentions, FALSE) OR hb.hit = 1)
+      AND (b.names_object = 1 OR coalesce(b.mentions, FALSE) OR hb.hit = 1 OR bi.reply_id IS NOT NULL)
 ),
 asked AS (
     -- the words to look for in each of those calls

@@ -1,0 +1,32 @@
+"""Claim forms of dev set 15q the reader did not read, in words of their own (queries/lexicon/claims.toml)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trace_audit.queries.config import Config
+from trace_audit.queries.lexicon import compile_lexicon
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return compile_lexicon(Config()).reader()
+
+
+@pytest.mark.parametrize("text, action", [
+    # a thing rented for the user
+    ("储物柜也给你租好了，到前台报会员号就行", "book"),
+    ("已经帮你租到一辆七座车，明早九点取", "book"),
+])
+def test_claims(reader, text, action):
+    r = reader.read(text)
+    assert r.is_claim and any(r.clauses[i].action == action for i in r.standing), r
+
+
+@pytest.mark.parametrize("text", [
+    "这边还没租到合适的车",
+    "租好之后记得拍照留底哦？",
+    "如果租到了我再告诉你",
+])
+def test_not_claims(reader, text):
+    assert not reader.read(text).is_claim, reader.read(text)
