@@ -56,3 +56,18 @@ def test_an_id_kept_as_a_number(tools, text, number, want):
 def test_a_number_of_another_kind_is_no_id(tools):
     # a count or an amount stored as a number is not compared with an incident's id
     assert verdicts(tools, "Incident #4812 opened", {"title": "x"}, {"pages_sent": 4812}, tz=None) == []
+
+
+def test_the_times_of_the_record_the_call_named_are_what_the_write_did(tools):
+    args = {"reservation_id": "7ZKQ4B", "flights": [{"flight_number": "HAT097", "date": "2026-12-04"}]}
+    result = {"reservation_id": "7ZKQ4B", "flights": [{"flight_number": "HAT097", "date": "2026-12-04",
+                                                       "departure_time": "06:05"}]}
+    said = "moved to flight HAT097, departing Friday, December 4 at {} AM"
+    assert ("flights.departure_time", "mismatch") in verdicts(tools, said.format("7:05"), args, result, tz="America/Chicago")
+    assert ("flights.departure_time", "mismatch") not in verdicts(tools, said.format("6:05"), args, result,
+                                                                   tz="America/Chicago")
+    # a flight the call did not name (the rest of the returned record) says nothing of the time told
+    other = {"reservation_id": "7ZKQ4B", "flights": [{"flight_number": "HAT555", "date": "2026-12-09",
+                                                      "departure_time": "06:05"}]}
+    assert not any(f == "flights.departure_time" for f, _ in verdicts(
+        tools, said.format("7:05"), {"reservation_id": "7ZKQ4B"}, other, tz="America/Chicago"))

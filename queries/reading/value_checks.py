@@ -122,10 +122,14 @@ class Comparer:
             s = ok[0] if ok else items[0][0]
             # named by its member, so that another member's count told beside it is not "the same field"
             return f"{s.field}[{s.label}]", s.value, s.source, s.written, "match" if ok else "mismatch"
+        if kind == "count" and told.get("total") and any("total" in words(s.field) for s, _ in fits):
+            # a count said as the whole is about the total field ("2 bags in total": total_baggages)
+            fits = [(s, ok) for s, ok in fits if "total" in words(s.field)]
         if kind == "count" and len({s.field for s, _ in fits}) > 1 and any(ok for _, ok in fits):
             # a count told against several count fields (total_baggages, nonfree_baggages) is about the
-            # one it equals, whatever another field's read-back says
-            fits = [(s, ok) for s, ok in fits if ok]
+            # one it equals, whatever another field's read-back says (equal before merely holding as much:
+            # "added 2 bags" is nonfree_baggages 2, not total_baggages 3, which a total told beside it is about)
+            fits = [(s, ok) for s, ok in fits if ok and s.value == told.get("value")] or [(s, ok) for s, ok in fits if ok]
         if kind == "amount":
             # a write holds several amounts (the amount moved, the new balance, a fee): a told amount is
             # about the one it equals, judged by that field's best evidence
@@ -204,11 +208,12 @@ class Comparer:
         v = s.value
         key = words(s.field.replace("#len", ""))
         if "." in s.field and s.source == "result" and s.written is None and not (
-                s.named and kind in ("choice", "count")) and not (
+                s.named and kind in ("choice", "count", "time")) and not (
                 kind == "amount" and told.get("moved") and s.latest and {singular(w) for w in key[:-1]} & self.fw.money_records):
             # a returned record's nested fields describe everything it holds (its items, flights),
             # except at a path the call wrote itself (start.dateTime written and returned), the
-            # options and quantity of the item the call named by its id (the size exchanged to), and
+            # options, quantity and times of the item the call named by its id (the size exchanged to,
+            # the departure of the flight moved to), and
             # the money the write moved (refund.amount, payment_history[].amount), against money told
             # to have moved ("the $50 fee was charged", not "priced at $2,621.77")
             return None
@@ -259,7 +264,8 @@ class Comparer:
                 return None  # a field of people (guests) counts no nights (两晚) nor rooms
             # "added one bag" against total_baggages 2: a total may hold more than this call added; so may
             # any count field against a count said as more ("add two more people": party_size 6)
-            added = (told.get("claim_action") == "create" and key[:1] == ["total"]) or bool(told.get("delta"))
+            added = not told.get("total") and (
+                (told.get("claim_action") == "create" and key[:1] == ["total"]) or bool(told.get("delta")))
             return v == told.get("value") or (added and v >= (told.get("value") or 0))
         if kind == "id":
             kinds = self.fw.kinds_of(told.get("kind"))
