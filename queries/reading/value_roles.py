@@ -3,6 +3,8 @@ source and target among choices, and a range's two ends as one value of a change
 
 from __future__ import annotations
 
+import re
+
 
 def _choice_changes(choices: list[dict]) -> None:
     """The target of a change is the member after a to-marker; another member of the same
@@ -34,3 +36,21 @@ def _lone_from(times: list[tuple[dict, bool]]) -> None:
     for i, (t, after_length) in enumerate(times):
         if t["role"] == "from" and "span" not in t and not after_length and not times[i + 1:]:
             t["role"] = None
+
+
+def _totals(low: str, kept: list, after, before) -> None:
+    """A count said as the whole ("2 checked bags in total", "a total of 3 bags", 总共 3 件) is a total:
+    compared with the total field, never read as what this call added. `after` / `before`: compiled
+    patterns anchored right after / right before the count, or None."""
+    for start, end, value in kept:
+        if value["type"] == "count" and ((after is not None and after.match(low, end))
+                                         or (before is not None and before.search(low[max(0, start - 14):start]))):
+            value["total"] = True
+            value.pop("delta", None)
+
+
+def total_patterns(change: dict) -> tuple:
+    """[change] total_after / total_before as the patterns _totals takes (None where a list is empty)."""
+    after, before = change.get("total_after", []), change.get("total_before", [])
+    return (re.compile(r"\s*(?:" + "|".join(map(re.escape, after)) + r")\b", re.I) if after else None,
+            re.compile("(?:" + "|".join(map(re.escape, before)) + r")\s*$", re.I) if before else None)

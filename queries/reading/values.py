@@ -26,7 +26,7 @@ from pathlib import Path
 from .numerals import Numerals
 from .timex import TimeReader
 from .value_context import ValueContext
-from .value_roles import _choice_changes, _lone_from, _range_roles
+from .value_roles import _choice_changes, _lone_from, _range_roles, _totals, total_patterns
 from .word_patterns import alt, key, lower
 
 LEXICON_FILE = Path(__file__).resolve().parent.parent / "lexicon" / "values.toml"  # the built-in lexicon
@@ -196,6 +196,7 @@ class ValueReader:
         adds = sorted(ch.get("add", []), key=len, reverse=True)
         self.add_re = re.compile("(?:" + "|".join(rf"\b{re.escape(w)}" if w.isascii() else re.escape(w) for w in adds)
                                  + r")\s*$") if adds else None
+        self.total_res = total_patterns(ch)
         quotes = []
         for n, (o, cl) in enumerate(lex["quotes"]["pairs"]):
             inner = rf"(?:[^{re.escape(cl)}\n]|(?<=[A-Za-z]){re.escape(cl)}(?=[A-Za-z]))+?"
@@ -285,6 +286,7 @@ class ValueReader:
                     (self.delta_re is not None and self.delta_re.search(low, start, end))
                     or (self.add_re is not None and self.add_re.search(low[max(0, start - 12):start]))):
                 value["delta"] = True
+        _totals(low, kept, *self.total_res)
 
     def _role(self, low: str, start: int) -> str | None:
         """"from" or "to" when a change marker stands right before the value (string tests: a
