@@ -46,3 +46,22 @@ def test_a_total_told_is_judged_against_the_total_field(tools):
     assert ("total_baggages", "mismatch") not in _verdicts(tools, said.format(3), args)
     # what was added alone, equal to the bags paid for and within the total: no contradiction
     assert all(v == "match" for _, v in _verdicts(tools, "I've added 2 checked bags", args))
+
+
+@pytest.mark.parametrize("text, want", [
+    # lessons and sessions counted by 节; a sum of money after 一笔
+    ("已为您续费王教练私教课 10 节", [("count", 10)]),
+    ("买了 12 节课", [("count", 12)]),
+    ("加一笔 3000 的年终奖", [("amount", 3000.0)]),
+    # an ordinal with a space before its number counts nothing
+    ("第 3 节课在教室 B", []),
+    ("第 3 张票", []),
+])
+def test_sessions_sums_and_ordinals_zh(tools, text, want):
+    reader, _ = tools
+    assert [(v["type"], v["value"]) for v in reader.extract(text) if v["type"] in ("count", "amount")] == want
+
+
+def test_a_count_of_sessions_against_the_sessions_field(tools):
+    assert _verdicts(tools, "续费私教课 10 节", {"sessions": 12}) == [("sessions", "mismatch")]
+    assert _verdicts(tools, "续费私教课 12 节", {"sessions": 12}) == [("sessions", "match")]

@@ -118,7 +118,7 @@ class ValueReader:
         self.times_re = re.compile(r"(?P<noun>[\u3400-\u9fff]{2,12}|(?<![a-z])[a-z][a-z' -]{1,40}?[a-z](?=\s))"
                                    r"\s*[×x*]\s?(?P<n>\d{1,3})(?![\d.:/x×*]|,\d)")
         self.count_zh_re = re.compile(
-            rf"(?<![第\d.．])(?P<n>\d{{1,4}}|{zh_n}{{1,4}})\s*"
+            rf"(?<![第\d.．])(?<!第\s)(?P<n>\d{{1,4}}|{zh_n}{{1,4}})\s*"
             rf"(?P<clf>{alt(c['classifiers_zh'] + c['selfcounted_zh'], False)})")
         self.selfcounted = set(c["selfcounted_zh"])
         self.ends_zh = re.compile(rf"\s*(?:{_EDGE}|$)")
