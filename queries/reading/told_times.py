@@ -134,3 +134,22 @@ def local_time(at: str | None, zone) -> datetime | None:
         return t.astimezone(where) if where and t.tzinfo else t
     except (ValueError, KeyError, OSError):
         return None
+
+
+_CLAUSE_MARK = re.compile(r"[，,。;；！!？?\n：:、]|\.(?=\s|$)")
+
+
+def one_clause_time(text: str | None, wants: list[dict]) -> tuple[list[dict], bool]:
+    """A request's two times, a day and a clock, said in one clause ("book me into the 6pm HIIT class
+    tonight"): one time, so day_beside_clock may join them (the clock's "into the" makes it no change's
+    target here). Returns the values, the clock's role cleared where they are, and whether to join."""
+    times = [w for w in wants if w.get("type") == "time"]
+    if not text or len(times) != 2 or any(w.get("role") == "from" or w.get("span") for w in times):
+        return wants, False
+    spots = [text.find(w.get("text") or "\0") for w in times]
+    if min(spots) < 0:
+        return wants, False
+    first, second = sorted(zip(spots, times), key=lambda p: p[0])
+    if _CLAUSE_MARK.search(text, first[0] + len(first[1].get("text") or ""), second[0]):
+        return wants, False
+    return [{**w, "role": None} if w in times and w.get("role") == "to" else w for w in wants], True

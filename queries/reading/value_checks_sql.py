@@ -199,7 +199,7 @@ LEFT JOIN _ta_asked_message_offset mo ON mo.task_id = r.task_id
 ASKED_TASKS = "(SELECT DISTINCT task_id FROM _ta_asked_writes)"
 ASKED_INPUTS = """
 SELECT o.k, q.asks, strftime(o.said_at, '%Y-%m-%dT%H:%M:%S+00:00'), CAST(s.args AS VARCHAR),
-       o.tz, o.tz_source, o.turn_offset
+       o.tz, o.tz_source, o.turn_offset, q.asked
 FROM (SELECT k, arg_min(task_id, task_id) AS task_id, arg_min(seq, task_id) AS seq,
              arg_min(said_at, task_id) AS said_at, any_value(tz) AS tz, any_value(tz_source) AS tz_source,
              any_value(turn_offset) AS turn_offset

@@ -17,6 +17,7 @@ from .cache import has_column, has_table, reader_version
 from .rows import temp_table, temp_table_of
 from .value_checks import _ASKABLE, Comparer, _compared, _said
 from .stored_values import stored_values
+from .told_times import one_clause_time
 from .value_checks_sql import (ASKED, ASKED_INPUTS, ASKED_TASKS, ASKED_VERDICTS, ASKED_WRITES, MESSAGE_OFFSETS,
                                REQUESTS, TOLD, TOLD_INPUTS, TOLD_REPLIES, TOLD_TASKS, TOLD_VERDICTS, TURN_OFFSETS)
 
@@ -110,11 +111,14 @@ class ValueRun:
         con.execute(ASKED_WRITES)
         _turn_offsets(con, "asked_", ASKED_TASKS)
         con.execute(ASKED)
-        for k, asks, at, args, tz, tz_source, turn_offset in con.execute(ASKED_INPUTS).fetchall():
+        for k, asks, at, args, tz, tz_source, turn_offset, text in con.execute(ASKED_INPUTS).fetchall():
             # a list's length is no answer to a request: the user may have asked for it across several calls
             stored = [x for x in stored_values(args, None, None, None, []) if not x.field.endswith("#len")]
-            rows = _compared(self.comparer(), json.loads(asks), stored, at, tz, _said(tz, tz_source), turn_offset,
-                             join_days=False)
+            # a request's day and clock are one time only where one clause says both ("the 6pm HIIT class
+            # tonight"); apart, the clock may be a bound (明早提醒我，我九点前起不来)
+            wants, join = one_clause_time(text, json.loads(asks))
+            rows = _compared(self.comparer(), wants, stored, at, tz, _said(tz, tz_source), turn_offset,
+                             join_days=join)
             self.new += [("asked", k, *r) for r in rows] or [("asked", k) + (None,) * 8]
 
     def finish(self, con: duckdb.DuckDBPyConnection) -> pa.Table:
