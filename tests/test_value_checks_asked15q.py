@@ -41,3 +41,21 @@ def test_the_clock_of_a_day_asked_in_one_clause_is_judged(tools):
     args = {"starts_at": "2026-12-01T17:00:00-06:00"}
     assert asked(tools, "book me into the 6pm HIIT class tonight", args) == [("starts_at", "mismatch")]
     assert asked(tools, "book me into the 5pm HIIT class tonight", args) == [("starts_at", "match")]
+
+
+@pytest.mark.parametrize("text, roles", [
+    # a time in the part that refunds a thing names the thing refunded, as in a cancel
+    ("freeze my membership for 2 months and refund the PT session I had booked for Friday", ["from"]),
+    ("把周五的私教课退款，再约下周一", ["from", None]),
+    # a time in another part is asked
+    ("refund my order and rebook me for Friday", [None]),
+])
+def test_a_time_of_a_thing_refunded_is_no_value_asked(tools, text, roles):
+    reader, _ = tools
+    assert [v["role"] for v in reader.extract(text) if v["type"] == "time"] == roles
+
+
+def test_the_refunded_sessions_day_is_not_held_against_another_write(tools):
+    args = {"member_id": "GM-1", "start": "2026-12-02", "months": 2}
+    said = "can you freeze my membership for 2 months and refund the PT session I had booked for Friday"
+    assert all(v == "match" for _, v in asked(tools, said, args))
