@@ -16,6 +16,8 @@ class FieldWords:
         f = lex.get("values", {}).get("fields", {})
         self.amount = set(f.get("amount", []))
         self.minor = set(f.get("minor", []))
+        self.currencies = set(f.get("currency_tail", []))  # total_usd: a total, in dollars
+        self.label_zh = dict(f.get("label_zh", {}))  # 总价: total
         self.money_records = set(f.get("money_records", []))
         self.text = set(f.get("text", []))
         self.people = set(f.get("people", []))

@@ -197,7 +197,7 @@ def _claim_values(r, i: int, values) -> list[dict]:
     head = r.segments[i]
     # a bare opening headline ("Booked!", after a greeting: "亲，已缴清🔥") is followed by what was booked
     bare = (all(c.kind == "other" and len(c.text) <= 6 and len(c.text.split()) <= 2 for c in r.clauses[:i])
-            and len(r.clauses[i].text.split()) <= 2 and len(r.clauses[i].text) <= 12)
+            and len(r.clauses[i].text.split()) <= 2 and len(r.clauses[i].text) <= 12) or _headline(r, i, values)
     sentence = head.sentence
     # plain clauses just before the claim in its sentence say what it is about ("next Monday at 10pm
     # it is, the reminder is set"; "13:40前后没有别的事,给车加油的提醒已为您设置")
@@ -212,7 +212,7 @@ def _claim_values(r, i: int, values) -> list[dict]:
             stop = j
             break
         if j > i and seg.sentence != sentence:
-            if not (bare and not found and seg.sentence == sentence + 1):
+            if not (bare and not found and seg.sentence == r.segments[i + 1].sentence):
                 stop = j
                 break
             sentence = seg.sentence
@@ -232,6 +232,17 @@ def _claim_values(r, i: int, values) -> list[dict]:
         # "**Order #:** 48-1290-3371", 备注：「…」): each line's label says what its values are
         found += [v for v in _label_lines(r, stop, values) if v not in found]
     return found
+
+
+def _headline(r, i: int, values) -> bool:
+    """A headline sentence that tells no value of its own ("Your exchange is in!", "You're confirmed at
+    Ace Hotel Palm Springs 🌴" on its line): the next sentence says what it did (the size swapped to,
+    the room and the dates), as after a bare "Booked!". Short, alone in its sentence, closed by an
+    exclamation or its line's end, and the reply's first claim."""
+    seg = r.segments[i]
+    alone = all(r.segments[j].sentence != seg.sentence for j in (i - 1, i + 1) if 0 <= j < len(r.segments))
+    return (alone and i == r.standing[0] and i + 1 < len(r.clauses) and seg.closer.strip(" ") in ("!", "！", "\n")
+            and len(r.clauses[i].text.split()) <= 8 and not _clause_values(r, i, values))
 
 
 def _label_lines(r, start: int, values) -> list[dict]:
@@ -254,7 +265,9 @@ def _label_lines(r, start: int, values) -> list[dict]:
         if lines["history"].search(label):
             continue
         line = label + ": " + ", ".join(r.clauses[j].text for j in rest)
-        out += [v for v in values.extract(line) if v.get("text") not in label]
+        # an amount keeps its label ("Total with taxes: $438.00"): the field it is about is named so
+        out += [{**v, "label": label} if v.get("type") == "amount" else v
+                for v in values.extract(line) if v.get("text") not in label]
         for j in rest:
             out += [{"type": "quote", "text": q, "value": q} for q in r.segments[j].quotes if len(q.strip()) > 1]
             out += [v for a in r.segments[j].asides for v in values.extract(a)]

@@ -130,6 +130,11 @@ class Comparer:
             # one it equals, whatever another field's read-back says (equal before merely holding as much:
             # "added 2 bags" is nonfree_baggages 2, not total_baggages 3, which a total told beside it is about)
             fits = [(s, ok) for s, ok in fits if ok and s.value == told.get("value")] or [(s, ok) for s, ok in fits if ok]
+        if kind == "amount" and told.get("label"):
+            # an amount told under a label naming its kind ("Total with taxes: $438.00", 总价：¥826) is
+            # about the field that word names (total_usd), not the nightly rate beside it
+            said = set(words(told["label"])) | {w for z, w in self.fw.label_zh.items() if z in told["label"]}
+            fits = [(s, ok) for s, ok in fits if said & set(words(s.field))] or fits
         if kind == "amount":
             # a write holds several amounts (the amount moved, the new balance, a fee): a told amount is
             # about the one it equals, judged by that field's best evidence
@@ -241,6 +246,8 @@ class Comparer:
             return None if member is None else (member == told.get("value") or member in self.agrees.get(
                 told.get("enum"), {}).get(told.get("value"), ()))
         if kind == "amount":
+            if last in self.fw.currencies and len(key) > 1:
+                key, last = key[:-1], key[-2]  # total_usd: a total in dollars (nightly_rate_usd: a rate)
             minor = last in self.fw.minor and any(w in self.fw.amount for w in key[:-1])
             if isinstance(v, str) and _DECIMAL.match(v.strip()):  # "89.50", "1,243.18": decimals kept as text
                 v = float(v.replace(",", "")) if "." in v else int(v.replace(",", ""))
