@@ -21,6 +21,7 @@ import duckdb
 import pyarrow as pa
 
 from ..config import DEFAULT_WRITE_NAMES
+from .coordination import bare_subject_parts
 from .listed_lines import listed_lines
 from .nouns import ClaimNouns
 from .objects import ObjectGroups
@@ -102,6 +103,9 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
             else:
                 # a plain clause may claim in a coordinated part ("…, CO 80203 and switched the payment…")
                 parts = reader.claimed_parts(r.segments[i], skip_first=i not in r.standing)
+                if len(parts) == 1 and i in r.standing:
+                    # "… and international roaming is turned on": a second claim with a bare subject
+                    parts = bare_subject_parts(reader, r.segments[i], parts[0].text) or parts
                 # a plain clause that lists what the claim before it did: each thing it names is a claim
                 listed = not parts and i not in r.standing
                 if listed:

@@ -7,7 +7,7 @@
 -- it unbacked; _claimed_actions.sql's taken):
 -- - paired: two claims of one class over one write ("Eggs and milk are on your
 --   list, and coffee's on there too" over add_item(eggs, milk); 牛奶 + 大米 over
---   one place_order): each of its fitting writes mentions, in its arguments,
+--   one place_order): each of its fitting writes mentions, in its tool name or arguments,
 --   none of the words the claim names (claim_items.noun) and some of another
 --   such claim's, which shares no word with it;
 -- - other thing: its one fitting write fits it only by the broad class family
@@ -163,8 +163,9 @@ asked AS (
         SELECT task_id, seq, b_noun AS noun FROM claim_pairs UNION ALL SELECT task_id, seq, a_noun FROM claim_pairs) x
 ),
 said AS (
-    -- what each such call says: its arguments, in lower case
-    SELECT w.task_id, w.seq, lower(coalesce(CAST(s.args AS VARCHAR), '')) AS said
+    -- what each such call says: its tool's name and its arguments, in lower case (lines.roaming.enable
+    -- says roaming though its arguments name only the line)
+    SELECT w.task_id, w.seq, lower(s.tool || ' ' || coalesce(CAST(s.args AS VARCHAR), '')) AS said
     FROM (SELECT DISTINCT task_id, seq FROM asked) w
     JOIN steps s ON s.task_id = w.task_id AND s.seq = w.seq
 ),
