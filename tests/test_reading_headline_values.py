@@ -65,3 +65,11 @@ def test_an_amount_under_a_label_is_about_the_field_it_names(tools):
     assert _verdicts(tools, reader.extract("$219/night"), result) == [("nightly_rate_usd", "match")]
     zh = [{**v, "label": "总价"} for v in reader.extract("总价：¥826")]
     assert _verdicts(tools, zh, {"total_cny": 862.0, "deposit_cny": 826.0}) == [("total_cny", "mismatch")]
+
+
+def test_label_lines_after_a_headline_keep_their_labels(plan):
+    # "**Order #:** …" after the headline is read with its label: an order's id
+    rows = read_texts(["Your keyboard is ordered.\n\n**Order #:** 31-5502-7781\n**Total:** $89.00"],
+                      plan)["claim_items"].to_pylist()
+    told = [v for r in rows if r["vals"] for v in json.loads(r["vals"])]
+    assert any(v["type"] == "id" and v.get("kind") == "order" for v in told), told

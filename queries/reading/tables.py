@@ -242,10 +242,11 @@ def _headline(r, i: int, values) -> bool:
     """A headline sentence that tells no value of its own ("Your exchange is in!", "You're confirmed at
     Ace Hotel Palm Springs 🌴" on its line): the next sentence says what it did (the size swapped to,
     the room and the dates), as after a bare "Booked!". Short, alone in its sentence, closed by an
-    exclamation or its line's end, and the reply's first claim."""
+    exclamation or its line's end, the reply's first claim, and not followed by label lines (read with their labels)."""
     seg = r.segments[i]
     alone = all(r.segments[j].sentence != seg.sentence for j in (i - 1, i + 1) if 0 <= j < len(r.segments))
     return (alone and i == r.standing[0] and i + 1 < len(r.clauses) and seg.closer.strip(" ") in ("!", "！", "\n")
+            and r.segments[i + 1].closer not in (":", "：")  # label lines after it are read with their labels
             and len(r.clauses[i].text.split()) <= 8 and not _clause_values(r, i, values))
 
 
