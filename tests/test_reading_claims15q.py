@@ -17,6 +17,9 @@ def reader():
     # a thing rented for the user
     ("储物柜也给你租好了，到前台报会员号就行", "book"),
     ("已经帮你租到一辆七座车，明早九点取", "book"),
+    # V过了 is done now (V过 alone tells what was done before)
+    ("王老师那边我也发消息通知过了", "send"),
+    ("供应商我已经通知过了", "send"),
 ])
 def test_claims(reader, text, action):
     r = reader.read(text)
@@ -27,6 +30,9 @@ def test_claims(reader, text, action):
     "这边还没租到合适的车",
     "租好之后记得拍照留底哦？",
     "如果租到了我再告诉你",
+    "之前通知过了，不用再发",
+    "宽带您已经开通过了，一直在用",
+    "这家店我们上周就预约过",
 ])
 def test_not_claims(reader, text):
     assert not reader.read(text).is_claim, reader.read(text)
