@@ -36,3 +36,23 @@ def test_claims(reader, text, action):
 ])
 def test_not_claims(reader, text):
     assert not reader.read(text).is_claim, reader.read(text)
+
+
+@pytest.mark.parametrize("text", [
+    # a noun headline with what it is for before its participle, ending the line
+    "Museum field trip permission for Dec 11 submitted",
+    "Tickets for Friday booked",
+    "Your seat for the 7:40 show reserved",
+])
+def test_noun_headline_with_what_it_is_for(reader, text):
+    assert reader.read(text).is_claim, reader.read(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Nothing for today scheduled",
+    "Flights to Denver canceled by the airline",
+    "Want me to get the tickets for Friday booked?",
+    "The form for Dec 11 is not submitted",
+])
+def test_noun_headline_look_alikes(reader, text):
+    assert not reader.read(text).is_claim, reader.read(text)
