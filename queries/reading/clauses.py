@@ -284,7 +284,7 @@ class Reader:
             return ClauseReading(text, "question", action, obj)
         if self._first("offer", text, end) is not None:
             return ClauseReading(text, "offer", action, obj)
-        if self._first("conditional", text, end) is not None:
+        if (cond := self._first("conditional", text, end)) is not None and self._first("after_done", text[cond.start():]) is None:
             return ClauseReading(text, "conditional", action, obj)
         future = self._first("future", text, end)
         if not promise and future is not None and self._first("realis", text[future.end():]) is None:

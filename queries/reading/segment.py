@@ -47,7 +47,8 @@ _MARKDOWN = re.compile(r"^\s*([-*+•·]|\d{1,3}[.)、]|#{1,6})\s+", re.M)
 _EMPHASIS = re.compile(r"\*\*|__|~~")
 _EMOJI = "\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D"
 # sentence ends; a '.' only when a space or the end follows (8.5, 3.14, a.m. stay whole)
-_SENTENCE_END = re.compile(r"[。！？!?；;…\n]+|\.(?=\s|$)|[" + _EMOJI + r"]+")
+# (a wave dash closes a Chinese sentence as ！ does, 帮您办好了～还需要…吗; between digits it is a range, 3～5 天)
+_SENTENCE_END = re.compile(r"[。！？!?；;…\n]+|\.(?=\s|$)|[" + _EMOJI + r"]+|(?<!\d)～+|(?<=[\u3400-\u9fff])~+(?!\d)")
 # (a digit after an ASCII comma or colon is a thousands group or a clock, 1,200 and 10:30; after a
 # full-width comma it begins the next clause: 搞定了，60 点已到账)
 _CLAUSE_END = re.compile(r"，+|[，,：:、—–]+(?!\d)|(?<!\d)[:：](?=\d)|\s[-–]\s")
