@@ -68,3 +68,16 @@ def test_a_potential_negative_a_full_list_or_unsupported_admits_and_keeps_the_cl
 def test_look_alikes_admit_nothing(reader, text):
     r = reader.read(text)
     assert r.is_claim and not r.admits_failure
+
+
+# a device or a branch moved to a state or a place (切到, 推到: as "pushed to", "switched to") claims;
+# asked or offered it does not
+@pytest.mark.parametrize("text", ["已推到 `release/2.8`，流水线应该马上会跑起来。", "空调已经切到睡眠模式了，26度。",
+                                  "灯光已经切换到阅读模式了。"])
+def test_moved_to_a_state_or_a_place_claims(reader, text):
+    assert reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", ["会议推到下周了吗？", "我可以把它推到明天。", "要不要切到睡眠模式？"])
+def test_moved_to_asked_or_offered_does_not(reader, text):
+    assert not reader.read(text).is_claim
