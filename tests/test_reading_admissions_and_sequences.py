@@ -81,3 +81,24 @@ def test_moved_to_a_state_or_a_place_claims(reader, text):
 @pytest.mark.parametrize("text", ["会议推到下周了吗？", "我可以把它推到明天。", "要不要切到睡眠模式？"])
 def test_moved_to_asked_or_offered_does_not(reader, text):
     assert not reader.read(text).is_claim
+
+
+# a bare instruction closing on a colon ("just set:", 直接改成：) is the user's step, and what follows
+# is what the user types; the same verb as a terse report ("Done, just set it.") still claims
+@pytest.mark.parametrize("text", ['To mark it as sent in your script, just set:\n`status = "submitted"`\nbefore calling `save()`.',
+                                  "To turn on autopay, simply enable:\n`autopay = true`", "直接改成：\n`2026-12-01`"])
+def test_a_bare_instruction_closing_on_a_colon_claims_nothing(reader, text):
+    assert not reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", ["Done, just set it.", "Just set your alarm for 7am.", "Booked:\n- Zuni on Friday"])
+def test_the_same_verb_told_as_done_claims(reader, text):
+    assert reader.read(text).is_claim
+
+
+def test_an_error_code_joins_a_gate_not_passed_with_underscores():
+    import re
+    lex = compile_lexicon(Config()).data
+    pats = [re.compile(p, re.I) for p in lex["not_started"]["all"]]
+    assert any(p.search("OTP_NOT_VERIFIED") for p in pats) and any(p.search("MFA_REQUIRED") for p in pats)
+    assert not any(p.search("OTP_SENT") for p in pats)

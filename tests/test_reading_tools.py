@@ -235,3 +235,12 @@ def test_run_beside_no_machine_and_a_post_to_a_read_path_do_not_launch(typer, na
     assert c.action != "create" or name.startswith("POST"), c
     if not name.startswith("POST"):
         assert not c.is_write, c
+
+
+# set up as one word makes the thing; read first it reads
+@pytest.mark.parametrize("name, is_write, action", [
+    ("utilities.direct_debit.setup", True, "create"), ("setup_autopay", True, "create"),
+    ("get_setup_status", False, None),
+])
+def test_setup_as_one_word(typer, name, is_write, action):
+    assert (typer.classify(name).is_write, typer.classify(name).action) == (is_write, action)

@@ -70,6 +70,10 @@ class Framing:
                     out[k] = replace(out[k], kind="other", retracts=False, admits=False)
             if caught:
                 out[i] = replace(out[i], kind="failure", action=None, object=None, retracts=True, admits=True)
+            if seg.closer in _COLON and self._first("instruction", seg.text) is not None:
+                # a bare instruction closing on a colon ("just set:", "simply run:"): the user's step, and
+                # what follows is what the user types
+                out[i], template = replace(out[i], kind="other", retracts=False, admits=False), True
             if template and (seg.closer in _COLON or i == len(segments) - 1 or segments[i + 1].sentence != seg.sentence):
                 return out[:i + 1] + [replace(c, kind="other", retracts=False, admits=False) for c in out[i + 1:]]
             if status and seg.closer in _COLON:

@@ -146,7 +146,8 @@ class Segmenter:
                     else:
                         for _ in _PLACEHOLDER.findall(sub):
                             next(pending, "")
-                if result:
+                if result and not (end == "\n" and result[-1].closer in (":", "：") and not piece.strip()):
+                    # (a colon closing a line stays its closer: "just set:\n`status = …`", "Booked:\n- …")
                     last = result[-1]
                     result[-1] = Clause(last.text, last.sentence, last.index, end, last.quotes, last.asides)
         return result
