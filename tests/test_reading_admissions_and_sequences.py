@@ -102,3 +102,18 @@ def test_an_error_code_joins_a_gate_not_passed_with_underscores():
     pats = [re.compile(p, re.I) for p in lex["not_started"]["all"]]
     assert any(p.search("OTP_NOT_VERIFIED") for p in pats) and any(p.search("MFA_REQUIRED") for p in pats)
     assert not any(p.search("OTP_SENT") for p in pats)
+
+
+# a noun headline runs to a date ("Lease extended till 31 March") or names its thing in code
+# ("tagged `billing-escalation`"); asked, it claims nothing
+@pytest.mark.parametrize("text", ["All three tickets tagged `billing-escalation` and handed to Tier 2.",
+                                  "Lease extended till 31 March 2027, kindly check your mail.",
+                                  "Subscription paused until June."])
+def test_a_noun_headline_to_a_date_or_a_thing_in_code(reader, text):
+    assert reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", ["Lease extended till 31 March 2027?", "Was the lease extended till March?",
+                                  "If the lease is extended till March, rent stays the same."])
+def test_the_same_headline_asked_or_supposed(reader, text):
+    assert not reader.read(text).is_claim

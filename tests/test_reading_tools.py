@@ -244,3 +244,8 @@ def test_run_beside_no_machine_and_a_post_to_a_read_path_do_not_launch(typer, na
 ])
 def test_setup_as_one_word(typer, name, is_write, action):
     assert (typer.classify(name).is_write, typer.classify(name).action) == (is_write, action)
+
+
+@pytest.mark.parametrize("name", ["legal.doc.notarize", "certificates.certify", "docs/apostille"])
+def test_a_document_certified_is_made(typer, name):
+    assert typer.classify(name).is_write and typer.classify(name).action == "create"
