@@ -249,3 +249,11 @@ def test_setup_as_one_word(typer, name, is_write, action):
 @pytest.mark.parametrize("name", ["legal.doc.notarize", "certificates.certify", "docs/apostille"])
 def test_a_document_certified_is_made(typer, name):
     assert typer.classify(name).is_write and typer.classify(name).action == "create"
+
+
+# the path's verb names what an annotated write does too (POST /v1/invoices/inv_3381/void with
+# readOnlyHint=false voids); a path of things only keeps the method's class
+@pytest.mark.parametrize("name, action", [("POST /v1/invoices/inv_3381/void", "delete"), ("POST /orders/7/cancel", "delete"),
+                                          ("POST /v1/messages/m_2/resend", "send"), ("POST /v1/reminders", "create")])
+def test_an_annotated_post_to_an_actions_path_does_that_action(typer, name, action):
+    assert typer.classify(name, read_only=False, destructive=False).action == action

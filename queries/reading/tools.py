@@ -119,9 +119,21 @@ class ToolTyper:
             return action
         return next((self.nouns[w] for w in ws if w in self.nouns), action)
 
+    def _path_verb(self, tool: str, ws: list[str]) -> tuple[str, str] | None:
+        """A POST to an action's own path, its last segment (POST /ops/services/pay-gw/restart, POST
+        /redis/flush, POST /orders/7/cancel), does that action; a path of things only (POST /v1/reminders)
+        makes one. Strong verbs only: a weak one is a noun in a path."""
+        if not (ws and len(ws) > 1 and tool[:len(ws[0])].isupper() and self.http_write.get(ws[0]) == "create"):
+            return None
+        last = words(tool.rstrip("/ ").rsplit("/", 1)[-1]) if "/" in tool else []
+        path = self._verb(last) if last else None
+        return (path[0], path[1]) if path is not None and path[1] is not None and path[2] == "strong" else None
+
     def classify(self, tool: str, read_only: bool | None = None, destructive: bool | None = None) -> ToolClass:
         ws = words(tool)
-        verb = self._verb(ws)
+        # (the path's verb also names what an annotated write does: POST /v1/invoices/inv_1/void with
+        # readOnlyHint=false voids, it does not create)
+        verb = ((p := self._path_verb(tool, ws)) and (*p, "strong")) or self._verb(ws)
         action = verb[1] if verb else None
         action = self._made(ws, action)
         if tool in self.exclude:
@@ -145,12 +157,8 @@ class ToolTyper:
         method = tool[:len(ws[0])] if ws else ""
         if method.isupper() and len(ws) > 1:  # "POST /v1/reminders", "GET:/orders"
             if ws[0] in self.http_write:
-                # a POST to an action's own path, its last segment (POST /ops/services/pay-gw/restart,
-                # POST /redis/flush, POST /orders/7/cancel), does that action; a path of things only
-                # (POST /v1/reminders) makes one. Strong verbs only: a weak one is a noun in a path
-                last = words(tool.rstrip("/ ").rsplit("/", 1)[-1]) if "/" in tool else []
-                path = self._verb(last) if self.http_write[ws[0]] == "create" and last else None
-                if path is not None and path[1] is not None and path[2] == "strong":
+                path = self._path_verb(tool, ws)
+                if path is not None:
                     return ToolClass(tool, True, self._made(ws, path[1]),
                                      f"HTTP method {method} to the path verb {path[0]!r} -> {path[1]}")
                 return ToolClass(tool, True, self._made(ws, self.http_write[ws[0]]), f"HTTP method {method}")
