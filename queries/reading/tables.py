@@ -79,6 +79,7 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
     follows = set(consequences.get("groups", []))
     # a copy the system mails the user as part of a write (a return label, an e-invoice): [object_consequences] mailed
     mailed = re.compile("|".join(consequences.get("mailed", [])) or "$^", re.I)
+    mailed_things = re.compile("|".join(consequences.get("mailed_things", [])) or "$^", re.I)
     # a device must be named by the write that backs a claim about it: ",named," after its classes
     named = set(plan.lexicon.data.get("object_named", {}).get("groups", []))
     # a verb that names its thing ("has been returned": a return), where the claim names no group
@@ -143,7 +144,7 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                 if group == "payment" and action == "update":
                     # "switched the payment to your Visa": the method changed, no money moved
                     group = "payment_method"
-                if c.action in ("send", "refund") and mailed.search(c.text):
+                if c.action in ("send", "refund") and mailed.search(c.text) and mailed_things.search(r.segments[i].text):
                     group = "mailed_copy"  # "A return label is on its way by email", 发票已开好并发到您的邮箱
                 follows_from = group in follows
                 backed = next((b for cls, words, b in messages if cls == action and words.search(c.text)),
