@@ -25,6 +25,7 @@ from .coordination import bare_subject_parts
 from .listed_lines import listed_lines
 from .nouns import ClaimNouns
 from .objects import ObjectGroups
+from .record_only import RecordOnly
 from .rows import arrow_table, temp_table_of
 from .tools import ToolTyper, words
 
@@ -36,7 +37,7 @@ CLAIM_COLUMNS = [("text_id", "INTEGER"), ("clause_no", "INTEGER"), ("action", "V
                  ("noun", "VARCHAR")]
 TOOL_OBJECT_COLUMNS = [("tool", "VARCHAR"), ("object", "VARCHAR")]  # one row per object group a tool names
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
-                ("objects", "VARCHAR"), ("main_object", "VARCHAR")]
+                ("objects", "VARCHAR"), ("main_object", "VARCHAR"), ("keeps_only", "BOOLEAN")]
 
 # MCP tool annotations as a step's metadata carries them ({"annotations": {"readOnlyHint": true}});
 # the LIKE keeps the JSON parsing to the few steps that have any.
@@ -82,6 +83,8 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
     mailed_things = re.compile("|".join(consequences.get("mailed_things", [])) or "$^", re.I)
     # a device must be named by the write that backs a claim about it: ",named," after its classes
     named = set(plan.lexicon.data.get("object_named", {}).get("groups", []))
+    # a claim a write that only keeps a record can back ("I've logged your complaint"): ",records," after its classes
+    record = RecordOnly(plan.lexicon.data)
     # a verb that names its thing ("has been returned": a return), where the claim names no group
     verb_objects = [(g, re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, ws)) + r")(?![a-z])", re.I))
                     for g, ws in plan.lexicon.data.get("verb_objects", {}).items()]
@@ -149,6 +152,8 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                 follows_from = group in follows
                 backed = next((b for cls, words, b in messages if cls == action and words.search(c.text)),
                               backs.get(action))
+                if backed and record.claim_records(c.text, group):
+                    backed += "records,"
                 evidence = "(?i)(" + consequences.get("evidence", {}).get(group, "$^") + ")" if follows_from else None
                 for name, value in (("text_id", n), ("clause_no", i * 100 + k), ("action", action),
                                     ("object", group), ("object_re", evidence or groups.pattern(group)),
@@ -288,6 +293,7 @@ def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     typer = tool_typer(plan)
     groups = ObjectGroups(plan.lexicon.data)
     rows = [typer.classify(tool, ro, de) for tool, ro, de in con.execute(_TOOLS).fetchall()]
+    record = RecordOnly(plan.lexicon.data)
     # ",bag,reservation," so a rule asks "names bag?" with one portable LIKE
     named_lists = [groups.of_tool_words(words(r.tool)) for r in rows]
     return arrow_table(con, TOOL_COLUMNS, {
@@ -295,7 +301,9 @@ def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
         "action": [r.action for r in rows], "reason": [r.reason for r in rows],
         "objects": ["," + ",".join(g) + "," for g in named_lists],
         # the thing the tool is mainly about (update_reservation_flights: reservation)
-        "main_object": [g[0] if g else None for g in named_lists]})
+        "main_object": [g[0] if g else None for g in named_lists],
+        # a write that only keeps a record (crm.add_note, claims.save_draft: [record_only])
+        "keeps_only": [record.tool_keeps_only(words(r.tool), g) for r, g in zip(rows, named_lists)]})
 
 
 # tool_classes' object lists as rows (tool, object), for equality joins

@@ -30,6 +30,8 @@
 --   reset link"), or named the channel it delivers by ({"delivery": "sms"}).
 -- - a claim about a device ([object_named]: backs ends ",named,") is fitted
 --   only by a write whose tool names its kind or whose call mentions it.
+-- - a write that only keeps a record ([record_only]: crm.add_note, claims.save_draft) fits only a
+--   claim that says it noted, logged or saved (backs carries ",records,") or names the note itself.
 -- - a write that returned the id the claim tells of its object ("Order
 --   ORD-22910048 is placed" over POST /carts/{id}/commit returning that
 --   order_id) made that thing, whatever its tool names.
@@ -60,7 +62,7 @@ pairs AS (
     -- each claim with each write of its window, and whether the tool names the claim's object (an
     -- equality join on tool_objects: a LIKE with a pattern per row costs far more)
     SELECT i.reply_id, i.clause_no, i.task_id, i.text_id, i.action, i.object, i.object_re, i.follows, i.follows_object, i.backs,
-           w.seq, w.tool, w.outcome, t.action AS tool_action, t.objects,
+           w.seq, w.tool, w.outcome, t.action AS tool_action, t.objects, coalesce(t.keeps_only, FALSE) AS keeps_only,
            coalesce(n.is_named, 0) AS is_named,
            CASE WHEN o.tool IS NOT NULL THEN 1 ELSE 0 END AS names_object,
            CASE WHEN fo.tool IS NOT NULL THEN 1 ELSE 0 END AS names_follows
@@ -144,6 +146,12 @@ fits AS (
     WHERE CASE
               -- a message the write was asked to send with it
               WHEN p.sends = TRUE THEN TRUE
+              -- a write that only keeps a record (a note, a draft: tool_classes.keeps_only) did not do what it
+              -- records: it backs a claim that says it noted, logged or saved (backs carries ",records,"),
+              -- one about the note itself, or one of no class; "I've filed your glass claim" over crm.add_note,
+              -- 理赔申请已提交 over claims.save_draft are not backed by it, whatever its text mentions
+              WHEN p.keeps_only AND p.action IS NOT NULL AND strpos(coalesce(p.backs, ''), ',*,') = 0
+                   AND strpos(coalesce(p.backs, ''), ',records,') = 0 AND p.names_object = 0 THEN FALSE
               -- a consequence (a refund, a payment, invitations) follows from a write of its classes,
               -- or from one whose arguments carry it (payment_id, attendees), or is the write itself
               -- (refunds.create, payments.schedule: the tool names it)
