@@ -19,6 +19,7 @@ class FieldWords:
         self.currencies = set(f.get("currency_tail", []))  # total_usd: a total, in dollars
         self.label_zh = dict(f.get("label_zh", {}))  # 总价: total
         self.money_records = set(f.get("money_records", []))
+        self.price_records = set(f.get("price_records", []))
         self.text = set(f.get("text", []))
         self.people = set(f.get("people", []))
         self.count = set(f.get("count", []))

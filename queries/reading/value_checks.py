@@ -214,13 +214,16 @@ class Comparer:
         key = words(s.field.replace("#len", ""))
         if "." in s.field and s.source == "result" and s.written is None and not (
                 s.named and kind in ("choice", "count", "time")) and not (
-                kind == "amount" and told.get("moved") and s.latest and {singular(w) for w in key[:-1]} & self.fw.money_records):
+                kind == "amount" and told.get("moved") and s.latest and {singular(w) for w in key[:-1]} & self.fw.money_records) and not (
+                kind == "amount" and s.latest and s.label is None and s.field.count(".") == 1
+                and set(words(s.field.split(".")[0])) & self.fw.price_records):
             # a returned record's nested fields describe everything it holds (its items, flights),
             # except at a path the call wrote itself (start.dateTime written and returned), the
             # options, quantity and times of the item the call named by its id (the size exchanged to,
             # the departure of the flight moved to), and
             # the money the write moved (refund.amount, payment_history[].amount), against money told
-            # to have moved ("the $50 fee was charged", not "priced at $2,621.77")
+            # to have moved ("the $50 fee was charged", not "priced at $2,621.77"); and the write's own price returned
+            # as a record of one level, in no list ("total": {"amount_cents": …}, "premium": {"total_cents": …})
             return None
         last = (key or [""])[-1]
         if kind == "time":
