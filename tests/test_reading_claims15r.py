@@ -53,3 +53,15 @@ def test_a_work_order_is_a_ticket_and_a_meeting_room_a_room(lex):
     assert g.of_word("小会议室") == "hotel" and g.of_word("会议") == "event"
     r = lex.reader().read("已预订周四下午的小会议室")
     assert r.is_claim and r.clauses[r.standing[0]].object == "会议室"
+
+
+# a transfer started for the user is the transfer, not a thing made
+@pytest.mark.parametrize("text", ["已发起转赠，转赠单号 TRF-1", "两张票已经转赠给同事了"])
+def test_a_transfer_started_is_a_transfer(lex, text):
+    r = lex.reader().read(text)
+    assert r.is_claim and r.clauses[r.standing[0]].action == "transfer", r
+
+
+@pytest.mark.parametrize("text", ["我还没发起转赠", "要不要我帮你发起转赠？"])
+def test_a_transfer_not_started_claims_nothing(lex, text):
+    assert not lex.reader().read(text).is_claim
