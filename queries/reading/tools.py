@@ -133,7 +133,8 @@ class ToolTyper:
         ws = words(tool)
         # (the path's verb also names what an annotated write does: POST /v1/invoices/inv_1/void with
         # readOnlyHint=false voids, it does not create)
-        verb = ((p := self._path_verb(tool, ws)) and (*p, "strong")) or self._verb(ws)
+        path = self._path_verb(tool, ws)
+        verb = (*path, "strong") if path is not None else self._verb(ws)
         action = verb[1] if verb else None
         action = self._made(ws, action)
         if tool in self.exclude:
@@ -157,8 +158,7 @@ class ToolTyper:
         method = tool[:len(ws[0])] if ws else ""
         if method.isupper() and len(ws) > 1:  # "POST /v1/reminders", "GET:/orders"
             if ws[0] in self.http_write:
-                path = self._path_verb(tool, ws)
-                if path is not None:
+                if path is not None:  # (the path verb read above)
                     return ToolClass(tool, True, self._made(ws, path[1]),
                                      f"HTTP method {method} to the path verb {path[0]!r} -> {path[1]}")
                 return ToolClass(tool, True, self._made(ws, self.http_write[ws[0]]), f"HTTP method {method}")
