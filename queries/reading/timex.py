@@ -61,6 +61,11 @@ class TimeReader:
         zone = r"(?:\s*(?P<{}>" + alt(t["zones"]) + "))?"
         gr = t["grammar"]
         self.fractions = {key(k): v for k, v in gr["fractions"].items()}
+        # a day of the month in a month told from the turn's (下个月 1 号, "the 1st of next month")
+        self.month_before = {key(k): v for k, v in gr.get("month_before", {}).items()}
+        self.month_after = {key(k): v for k, v in gr.get("month_after", {}).items()}
+        self.month_before_re = re.compile(rf"(?:{alt(self.month_before)})(?:\s*的)?\s*$")
+        self.month_after_re = re.compile(rf"\s+(?:{alt(self.month_after)})")
         self.to_words = {key(w) for w in gr["to"]}
         self.zh_minutes, self.little = gr["zh_minutes"], set(gr["zh_little"])
         months, nth = alt(self.months), rf"(?:{alt(gr['ordinal'], False)})"
@@ -163,8 +168,15 @@ class TimeReader:
             return m.start(), m.end(), {"date": date}
         if kind == "dom":
             d = self.num.value(g("dom_d") or g("dom_e") or g("dom_a") or g("dom_w"))
-            start = m.start("dom_e") if g("dom_e") else m.start()
-            return (start, m.end(), {"day_of_month": d}) if d and 1 <= d <= 31 else None
+            start, end = (m.start("dom_e") if g("dom_e") else m.start()), m.end()
+            if not (d and 1 <= d <= 31):
+                return None
+            fields = {"day_of_month": d}
+            if (b := self.month_before_re.search(text, max(0, start - 12), start)) is not None:
+                start, fields["month_offset"] = b.start(), self.month_before[key(b.group(0).rstrip(" 的"))]
+            elif (a := self.month_after_re.match(text, end)) is not None:
+                end, fields["month_offset"] = a.end(), self.month_after[key(a.group(0))]
+            return start, end, fields
         if kind == "day":
             spec = self.days[key(g(kind))]
             fields = {"day_offset": spec["day"]}
@@ -325,6 +337,8 @@ class TimeReader:
         if "hour" in f and f["_fixed"] is None and not context:
             return start, end, None
         out = {k: f.get(k) for k in _TIME_FIELDS}
+        if f.get("month_offset") is not None and f.get("day_of_month"):
+            out["month_offset"] = f["month_offset"]
         ambiguous = False
         if "hour" in f:
             hour = f["hour"]

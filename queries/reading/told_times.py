@@ -13,13 +13,15 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool = False,
-                 slack: int = 0) -> bool | None:
+                 slack: int = 0, night_until: int = 0) -> bool | None:
     """Whether a told time agrees with any reading of a stored one; None when they cannot be
     compared. A date-only field is compared on the day, a clock-only field ("09:00") on the
     clock. With loose_day (nobody named the user's zone), a relative day ("tomorrow", 下周一) is
     resolved from every local day the reply's UTC time can be on somewhere (UTC-12 to UTC+14):
     the stored day must be one of those, not merely near one. A time told roughly ("around 7")
-    agrees with a stored clock within `slack` minutes of it."""
+    agrees with a stored clock within `slack` minutes of it. A night told with no clock ("tonight",
+    今晚, "tomorrow night") runs past midnight: a stored clock before `night_until` o'clock on the
+    next day is still that night (a job scheduled "tonight" at 00:00 is not a day off)."""
     hour, minute = told.get("hour"), told.get("minute") or 0
     judged, agree = False, False
     for date, h, m, tz in clocks:
@@ -30,6 +32,8 @@ def time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool =
             # a relative day ("tomorrow") is resolved in the zone the stored value is read in
             days = told_days(told, at.astimezone(tz) if (at is not None and tz is not None) else at)
         use_day = bool(days) and date is not None
+        if use_day and hour is None and told.get("part") in _NIGHT_PARTS and 0 <= h < night_until:
+            days = [*days, *(_next_day(d) for d in days if len(d) == 10)]
         if not (use_clock or use_day):
             continue
         ok = True
@@ -44,6 +48,13 @@ def time_agrees(told: dict, clocks: list, at: datetime | None, loose_day: bool =
             ok = datetime.strptime(date, "%Y-%m-%d").weekday() == told["weekday"]  # "Friday, Dec 12" (a Saturday)
         judged, agree = True, agree or ok
     return agree if judged else None
+
+
+_NIGHT_PARTS = ("evening", "night")
+
+
+def _next_day(day: str) -> str:
+    return (datetime.strptime(day, "%Y-%m-%d") + timedelta(days=1)).strftime("%Y-%m-%d")
 
 
 # where the user may be when nobody said: the day a UTC instant falls on there
@@ -81,7 +92,8 @@ def told_days(told: dict, at: datetime | None) -> list[str]:
         return [(at + timedelta(days=d)).strftime("%Y-%m-%d") for d in options]
     if told.get("day_of_month"):
         day = told["day_of_month"]
-        month = at.month + (1 if day < at.day else 0)
+        ahead = told.get("month_offset")  # 下个月 1 号: next month's, whatever today's day
+        month = at.month + (ahead if ahead is not None else (1 if day < at.day else 0))
         year = at.year + (1 if month > 12 else 0)
         return [f"{year:04d}-{(month - 1) % 12 + 1:02d}-{day:02d}"]
     return []
@@ -109,7 +121,7 @@ def day_beside_clock(wants: list[dict]) -> tuple[list[dict], set[int]]:
         if len(times) != 2 or len(clocks) != 1 or len(days) != 1:
             return wants, set()
     (ci, clock), (di, day) = clocks[0], days[0]
-    joined = {**clock, **{k: day.get(k) for k in (*DAY_FIELDS, "week_offset")},
+    joined = {**clock, **{k: day.get(k) for k in (*DAY_FIELDS, "week_offset", "month_offset")},
               "text": f"{clock.get('text')} … {day.get('text')}" if ci < di else f"{day.get('text')} … {clock.get('text')}"}
     return [joined if i == ci else w for i, w in enumerate(wants)], {di}
 

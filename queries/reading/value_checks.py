@@ -77,6 +77,7 @@ class Comparer:
         self.patterns = [re.compile(p) for p in [*lex.get("readback", {}).get("patterns", []),
                                                  *values.get("readback", {}).get("patterns", [])]]
         self.approx_minutes = values.get("time", {}).get("approx_minutes", 0)
+        self.night_until = values.get("time", {}).get("night_until", 0)  # "tonight" at 00:30 is still tonight
         self.halves: list[Stored] = []  # set by compare(): the other field of a day and a clock that agreed
 
     def compare(self, told: dict, stored: list[Stored], at: datetime | None, zone: str | None):
@@ -230,7 +231,8 @@ class Comparer:
             if s.field.lower() in self.fw.record_times:
                 return None
             slack = self.approx_minutes if told.get("approx") else 0
-            return time_agrees(told, as_wall_clocks(v, zone), at, loose_day=zone is None, slack=slack)
+            return time_agrees(told, as_wall_clocks(v, zone), at, loose_day=zone is None, slack=slack,
+                               night_until=self.night_until)
         if kind == "choice":
             if _norm(told.get("text") or "") in self.ambiguous.get(told.get("enum"), ()):
                 return None

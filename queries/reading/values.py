@@ -207,10 +207,12 @@ class ValueReader:
                 quotes.append(rf"{re.escape(o)}(?P<q{n}>{inner}){re.escape(cl)}(?![A-Za-z])")
         self.quote_re = re.compile("|".join(quotes))
         self.quote_min = lex["quotes"].get("min_length", 2)
+        self.aside_re = re.compile("|".join(lex.get("set_aside", {}).get("patterns", [])) or "(?!)")  # [set_aside]
 
     # ------------------------------------------------------------ reading
     def extract(self, text: str) -> list[dict]:
         """The values `text` (one clause or one list item) states, in order of position."""
+        text = self.aside_re.sub(lambda m: " " * len(m.group(0)), text)  # blanked: positions stay the text's
         low = lower(text)  # every pattern runs on the lower-cased text; values are cut from `text`
         ranked: list[tuple[int, int, int, dict]] = []  # (rank, start, end, value): lower rank wins an overlap
         digits = _DIGIT.search(low) is not None

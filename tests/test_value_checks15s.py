@@ -1,0 +1,83 @@
+"""How told and asked values are compared with what a write stored (dev set 15s). Each test holds
+must (found) and must-not (left alone) cases in words of their own, not the set's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trace_audit.queries.lexicon import compile_lexicon
+from trace_audit.queries.reading.stored_values import stored_values
+from trace_audit.queries.reading.told_times import one_clause_time
+from trace_audit.queries.reading.value_checks import Comparer, _compared
+
+
+@pytest.fixture(scope="module")
+def tools():
+    lex = compile_lexicon()
+    return lex.value_reader(), Comparer(lex.data)
+
+
+def told(tools, text, args, result=None, error=None, at="2026-12-01T20:00:00-07:00", zone="America/Denver"):
+    reader, cmp = tools
+    stored = stored_values(json.dumps(args), json.dumps(result) if result is not None else None, error, None,
+                           cmp.patterns)
+    return [(r[1], r[-1]) for r in _compared(cmp, reader.extract(text), stored, at, zone, zone_known=True)]
+
+
+def asked(tools, text, args, at="2026-12-01T20:00:00-07:00", zone="America/Denver"):
+    reader, cmp = tools
+    stored = stored_values(json.dumps(args), None, None, None, [])
+    wants, join = one_clause_time(text, reader.extract(text))
+    return [(r[1], r[-1]) for r in _compared(cmp, wants, stored, at, zone, True, join_days=join)]
+
+
+# ---- a redaction token is no value of the speaker's
+
+@pytest.mark.parametrize("text", ["把电子票转发到我邮箱 «email:844eb4943843»", "forward it to «email:3f9a1c2b4d5e» please",
+                                  "已发到 «phone:7301ab»", "转发到 «email"])
+def test_a_redaction_token_states_no_value(tools, text):
+    reader, _ = tools
+    assert not [v for v in reader.extract(text) if v["type"] in ("count", "id", "amount")]
+
+
+def test_values_beside_a_redaction_token_are_still_read(tools):
+    reader, _ = tools
+    vals = reader.extract("Sent 2 tickets to «email:3f9a1c2b4d5e», order 4471")
+    assert [(v["type"], v["value"]) for v in vals] == [("count", 2), ("id", "4471")]
+    assert asked(tools, "买 3 张票，发到 «email:844eb4943843»", {"qty": 2}) == [("qty", "mismatch")]
+
+
+# ---- a night told with no clock runs past midnight
+
+def test_tonight_agrees_with_the_small_hours_of_the_next_day(tools):
+    args = {"node_count": 3, "schedule_at": "2026-12-02T07:00:00Z"}  # 00:00 at -07:00
+    assert told(tools, "Scheduled: the pool scales to 3 nodes tonight", args) == [("node_count", "match"),
+                                                                                  ("schedule_at", "match")]
+    assert told(tools, "备份任务今晚执行", {"run_at": "2026-12-02T01:30:00-07:00"}) == [("run_at", "match")]
+
+
+def test_tonight_is_not_the_next_morning_nor_another_night(tools):
+    assert told(tools, "Scheduled for tonight", {"run_at": "2026-12-02T15:00:00Z"}) == [("run_at", "mismatch")]
+    assert told(tools, "Scheduled for tonight", {"run_at": "2026-12-03T07:00:00Z"}) == [("run_at", "mismatch")]
+    # a clock told with it is judged as told: 11 PM is not midnight
+    assert told(tools, "Scheduled for tonight at 11 PM", {"run_at": "2026-12-02T07:00:00Z"}) == [("run_at", "mismatch")]
+    # "today" has no night to run into
+    assert told(tools, "Scheduled for today", {"run_at": "2026-12-02T07:00:00Z"}) == [("run_at", "mismatch")]
+
+
+# ---- a day of the month in a month told from the turn's
+
+@pytest.mark.parametrize("text", ["办好了，新套餐下个月 1 号生效", "新套餐下月1号生效", "The new plan starts on the 1st of next month"])
+def test_a_day_of_next_month(tools, text):
+    # said on 1 Dec: the 1st of next month is 1 Jan, not today
+    assert told(tools, text, {}, {"effective": "2027-01-01"}) == [("effective", "match")]
+    assert told(tools, text, {}, {"effective": "2026-12-01"}) == [("effective", "mismatch")]
+
+
+def test_a_day_of_this_month_and_a_bare_day(tools):
+    assert told(tools, "本月 15 号生效", {}, {"effective": "2026-12-15"}) == [("effective", "match")]
+    assert told(tools, "本月 15 号生效", {}, {"effective": "2027-01-15"}) == [("effective", "mismatch")]
+    # a bare day of the month is the next one to come, as before
+    assert told(tools, "1 号生效", {}, {"effective": "2026-12-01"}) == [("effective", "match")]
