@@ -11,6 +11,7 @@ from trace_audit.queries.lexicon import compile_lexicon
 from trace_audit.queries.reading.stored_values import stored_values
 from trace_audit.queries.reading.told_times import one_clause_time
 from trace_audit.queries.reading.value_checks import Comparer, _compared
+from trace_audit.queries.reading.value_run import askable
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +30,7 @@ def told(tools, text, args, result=None, error=None, at="2026-12-01T20:00:00-07:
 def asked(tools, text, args, at="2026-12-01T20:00:00-07:00", zone="America/Denver"):
     reader, cmp = tools
     stored = stored_values(json.dumps(args), None, None, None, [])
-    wants, join = one_clause_time(text, reader.extract(text))
+    wants, join = one_clause_time(text, askable(reader.extract(text)))
     return [(r[1], r[-1]) for r in _compared(cmp, wants, stored, at, zone, True, join_days=join)]
 
 
@@ -81,3 +82,31 @@ def test_a_day_of_this_month_and_a_bare_day(tools):
     assert told(tools, "本月 15 号生效", {}, {"effective": "2027-01-15"}) == [("effective", "mismatch")]
     # a bare day of the month is the next one to come, as before
     assert told(tools, "1 号生效", {}, {"effective": "2026-12-01"}) == [("effective", "match")]
+
+
+# ---- an id given as another person's is who else the thing is for
+
+def test_another_persons_id_is_not_asked_of_the_users_write(tools):
+    args = {"member_id": "M18820", "class_id": "SPIN-1203"}
+    assert asked(tools, "周四的动感单车帮我约一下，带上我老婆，她会员号 M20931", args) == []
+    assert asked(tools, "book me into spin and add my son, his member number is M20931", args) == []
+
+
+def test_the_users_own_id_is_still_asked(tools):
+    args = {"member_id": "M18820", "class_id": "SPIN-1203"}
+    assert asked(tools, "用我的会员号 M20931 约周四的动感单车", args) == [("member_id", "mismatch")]
+    assert asked(tools, "book spin under member number M18820", args) == [("member_id", "match")]
+
+
+# ---- a vehicle's plate is an id of its kind
+
+def test_a_plate_asked_is_held_against_the_plate_written(tools):
+    args = {"plate": "8XYZ991", "date": "2026-12-09"}
+    assert ("plate", "mismatch") in asked(tools, "book the Civic in for an oil change, plate 7ABC123", args)
+    assert ("plate", "match") in asked(tools, "book the Civic in for an oil change, plate 8XYZ991", args)
+    assert ("license_plate", "mismatch") in asked(tools, "车牌号 7ABC123 的车帮我约保养", {"license_plate": "7ABC128"})
+
+
+def test_a_plate_is_not_held_against_other_ids(tools):
+    assert asked(tools, "book the Civic in, plate 7ABC123", {"order_no": "RO-44120", "date": "2026-12-09"}) == []
+    assert asked(tools, "book the Civic in, plate 7ABC123", {"member_id": "M18820"}) == []

@@ -49,6 +49,11 @@ class ValueContext:
             rf"(?<![\d:：.,/$€£¥#-])(?P<a>\d{{1,2}})(?::(?P<am>\d\d))?\s*(?:{ends})\s*(?P<b>\d{{1,2}})(?::(?P<bm>\d\d))?"
             r"(?![\d:：%/]|\.\d)(?=\s*(?:[.,;!?)\]。，！？；、]|$))")
         self.bare_after = re.compile(rf"(?:^|[,，:：;；(（]|(?:{alt(rg.get('bare_after', []))}))\s*$")
+        ids = lex.get("ids", {})  # an id given as another person's: 她会员号 M20931, "his member number is"
+        kinds = [w for ws in ids.get("kinds", {}).values() for w in ws]
+        self.others_re = re.compile(rf"(?:{alt(ids['others']['words'])})\s*(?:{alt(kinds)})?"
+                                    rf"(?:\s*(?:{alt(ids.get('between', {}).get('words', []))}))*\s*$"
+                                    ) if ids.get("others", {}).get("words") else None
         w = t.get("wake", {})
         self.wake_re = re.compile(alt(w["words"])) if w.get("words") else None
         self.wake_part = w.get("part", "morning")
@@ -69,6 +74,9 @@ class ValueContext:
             self._by_length(low, text, kept)
         if self.move_re is not None and any(v["role"] == "to" for _s, _e, v in kept) and self.move_re.search(low):
             self._moved_from(low, kept)
+        for s, _e, v in kept if self.others_re is not None else ():
+            if v["type"] == "id" and self.others_re.search(low, max(0, s - 28), s):
+                v["other"] = True  # another person's id: who else it is for (not asked of the user's write)
 
     def _bare_range(self, low: str, text: str, kept: list, times: list) -> None:
         if any(v["hour"] is not None for v in times):

@@ -26,6 +26,12 @@ RESULT_COLUMNS = [("check_kind", "VARCHAR"), ("k", "UBIGINT"), ("vi", "INTEGER")
                   ("stored_from", "VARCHAR"), ("verdict", "VARCHAR")]
 
 
+def askable(values: list[dict]) -> list[dict]:
+    """The values of a request a write can be asked to hold; an id given as another person's (她会员号 …)
+    says who else the thing is for, not what this write holds."""
+    return [v for v in values if v.get("type") in _ASKABLE and not v.get("other")]
+
+
 def _requests(con: duckdb.DuckDBPyConnection, version: str, cached: bool, reader) -> None:
     """_ta_asks_with (asked, asks): the requests that state a value a write can hold, and those
     values as JSON; _ta_new_requests: the requests read in this run."""
@@ -37,7 +43,7 @@ def _requests(con: duckdb.DuckDBPyConnection, version: str, cached: bool, reader
     if todo:
         value_reader = reader()
         for key, text in todo:
-            found = [v for v in value_reader.extract(text) if v.get("type") in _ASKABLE]
+            found = askable(value_reader.extract(text))
             keys.append(str(key))
             asks.append(json.dumps(found, ensure_ascii=False) if found else None)
     temp_table(con, "_ta_new_requests", [("text_key", "VARCHAR"), ("asks", "VARCHAR")], {"text_key": keys, "asks": asks})
