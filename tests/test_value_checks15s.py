@@ -110,3 +110,55 @@ def test_a_plate_asked_is_held_against_the_plate_written(tools):
 def test_a_plate_is_not_held_against_other_ids(tools):
     assert asked(tools, "book the Civic in, plate 7ABC123", {"order_no": "RO-44120", "date": "2026-12-09"}) == []
     assert asked(tools, "book the Civic in, plate 7ABC123", {"member_id": "M18820"}) == []
+
+
+# ---- a read-back that says the field is still what it was
+
+def test_a_readback_saying_a_field_is_still_its_old_value(tools):
+    args = {"member": "G-1", "locker_size": "L"}
+    assert told(tools, "Your locker is now a large", args, {"ok": True},
+                error='read-back: locker_size is still "M" after update') == [("locker_size", "mismatch")]
+    assert told(tools, "Your locker is now a large", args, {"ok": True},
+                error="verify failed: locker_size is still 'L'") == [("locker_size", "match")]
+
+
+def test_a_readback_of_another_field_leaves_the_args(tools):
+    args = {"member": "G-1", "locker_size": "L"}
+    assert told(tools, "Your locker is now a large", args, None,
+                error='read-back: locker_number is still "1042"') == [("locker_size", "match")]
+
+
+# ---- a car's gearbox by its code
+
+def test_a_gearbox_told_against_its_stored_code(tools):
+    res = {"rental_no": "CR-1", "transmission": "MT"}
+    assert ("transmission", "mismatch") in told(tools, "已为您预订 SUV（自动挡），订单号 CR-1", {}, res)
+    assert ("transmission", "match") in told(tools, "已为您预订 SUV（手动挡），订单号 CR-1", {}, res)
+    assert ("gearbox", "mismatch") in told(tools, "Booked a compact with a manual transmission", {}, {"gearbox": "AT"})
+    assert ("gearbox", "match") in told(tools, "Booked a compact with an automatic transmission", {}, {"gearbox": "CVT"})
+
+
+def test_automatic_and_manual_alone_name_no_gearbox(tools):
+    reader, _ = tools
+    for text in ("Automatic renewal is on", "Sent for manual review", "自动续费已开通"):
+        assert not [v for v in reader.extract(text) if v["type"] == "choice"], text
+
+
+# ---- a count told as added against the call's own quantity
+
+def test_a_count_added_is_the_calls_own_quantity(tools):
+    args = {"sku": "OAT-64", "qty": 3}
+    res = {"cart": {"items": [{"sku": "OAT-64", "name": "Oat Milk 64 oz", "qty": 3}], "subtotal": 14.97}}
+    assert ("qty", "mismatch") in told(tools, "Added 2 cartons of Oat Milk to your cart", args, res)
+    assert ("qty", "match") in told(tools, "Added 3 cartons of Oat Milk to your cart", args, res)
+    assert ("quantity", "mismatch") in told(tools, "已加入购物车 2 盒燕麦奶", {"quantity": 4}, {"ok": True})
+
+
+def test_a_count_added_to_a_whole_keeps_the_rule_of_totals(tools):
+    # the line held one before: the call added 2, the line holds 3
+    res = {"cart": {"items": [{"sku": "OAT-64", "name": "Oat Milk 64 oz", "qty": 3}]}}
+    assert told(tools, "Added 2 cartons of Oat Milk", {"sku": "OAT-64", "qty": 2}, res) == [("qty", "match")]
+    # "add two more people": party_size is the whole, not a line's quantity
+    assert told(tools, "Added two more people to your booking", {"party_size": 6}) == [("party_size", "match")]
+    # a count not told as added is judged as before
+    assert ("qty", "match") in told(tools, "Your cart has 3 cartons of Oat Milk", {"sku": "OAT-64", "qty": 3})

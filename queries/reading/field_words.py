@@ -23,6 +23,7 @@ class FieldWords:
         self.text = set(f.get("text", []))
         self.people = set(f.get("people", []))
         self.count = set(f.get("count", []))
+        self.line_count = set(f.get("line_count", []))  # a line's own quantity (qty): what an add call added
         self.id = set(f.get("id", []))
         self.generic_items = set(f.get("generic_items", []))
         self.record_times = set(f.get("record_times", []))

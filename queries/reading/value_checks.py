@@ -23,6 +23,7 @@ import re
 from datetime import datetime
 
 
+from .count_fits import added_line
 from .field_words import FieldWords, plain_id
 from .field_words import shape as id_shape
 from .objects import ObjectGroups
@@ -115,6 +116,8 @@ class Comparer:
                 fits = [(s, plain_id(s.value) == plain_id(told["value"])) for s in alike]
         if not fits:
             return None
+        if (own := added_line(told, fits, self.fw)) is not None:  # "Added 2" over add_item(qty=3)
+            return own
         if kind == "count" and (items := self._line_items(told, fits)):
             # a count of a named thing against the list member that names it ("2 cartons of oat milk"
             # against items[{product: "Oatly Oat Milk 64oz", qty: 1}]), not the order's total count
