@@ -162,3 +162,24 @@ def test_a_count_added_to_a_whole_keeps_the_rule_of_totals(tools):
     assert told(tools, "Added two more people to your booking", {"party_size": 6}) == [("party_size", "match")]
     # a count not told as added is judged as before
     assert ("qty", "match") in told(tools, "Your cart has 3 cartons of Oat Milk", {"sku": "OAT-64", "qty": 3})
+
+
+# ---- a length of time against a field of a length, in its unit
+
+def test_a_length_told_or_asked_against_a_field_of_a_length(tools):
+    args = {"zone": "4410", "duration_min": 90}
+    assert ("duration_min", "mismatch") in told(tools, "Parking's paid for zone 4410 — 2 hours, $4.50", args)
+    assert ("duration_min", "match") in told(tools, "Parking's paid — 90 minutes, $4.50", args)
+    assert asked(tools, "帮我在 4410 停车两小时", args) == [("duration_min", "mismatch")]
+    assert asked(tools, "pay for parking for an hour and a half", args) == [("duration_min", "match")]
+    assert told(tools, "Your massage is booked, 1 hour 15 minutes", {}, {"length_seconds": 4500}) == [("length_seconds", "match")]
+    assert told(tools, "已为您预约一个半小时的按摩", {}, {"duration": "PT2H"}) == [("duration", "mismatch")]
+
+
+def test_a_wait_a_repeat_or_a_unitless_field_is_no_length_compared(tools):
+    args = {"duration_min": 90, "duration": 45}
+    assert asked(tools, "remind me in 20 minutes", args) == []
+    assert asked(tools, "check on it every 2 hours", args) == []
+    assert asked(tools, "两小时后提醒我", args) == []
+    assert told(tools, "Booked, arrive 2 hours before", {"duration": 45}) == []
+    assert told(tools, "Booked for 2 hours", {"duration": 45, "start": "10:00"}) == []

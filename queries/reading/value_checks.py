@@ -22,8 +22,8 @@ import json
 import re
 from datetime import datetime
 
-
 from .count_fits import added_line
+from .durations import length_agrees
 from .field_words import FieldWords, plain_id
 from .field_words import shape as id_shape
 from .objects import ObjectGroups
@@ -40,7 +40,7 @@ _DECIMAL = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^-?\d+(?:\.\d+)?$")
 # a "$" or "¥" said without its country is any currency written with it
 _SYMBOL_CURRENCIES = {"$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "MXN"}, "¥": {"CNY", "JPY"},
                       "￥": {"CNY", "JPY"}}
-_ASKABLE = ("time", "choice", "count", "amount", "id")  # what a request can ask a write to hold
+_ASKABLE = ("time", "choice", "count", "amount", "id", "duration")  # what a request can ask a write to hold
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TIERS = {"readback": 0, "result": 1, "args": 2}
 _NUMERIC = re.compile(r"^\d{1,3}(?:\.\d)?$")
@@ -230,6 +230,8 @@ class Comparer:
             # as a record of one level, in no list ("total": {"amount_cents": …}, "premium": {"total_cents": …})
             return None
         last = (key or [""])[-1]
+        if kind == "duration":  # "2 hours" against duration_min (durations.py)
+            return length_agrees(told, s.field, v, self.fw)
         if kind == "time":
             if s.field.lower() in self.fw.record_times:
                 return None

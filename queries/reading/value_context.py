@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from .durations import found_lengths
 from .word_patterns import alt, key
 
 _PIECE = re.compile(r"(?:[^，,;；。.!?！？\n]+?)(?=[，,;；。!?！？\n]|\.(?:\s|$)|\s(?:and|then)\s|然后|并且|$)", re.I)
@@ -74,6 +75,8 @@ class ValueContext:
             self._by_length(low, text, kept)
         if self.move_re is not None and any(v["role"] == "to" for _s, _e, v in kept) and self.move_re.search(low):
             self._moved_from(low, kept)
+        if self.duration_re is not None:
+            found_lengths(self, low, text, kept)  # "two hours", 停车两小时: a length of its own (durations.py)
         for s, _e, v in kept if self.others_re is not None else ():
             if v["type"] == "id" and self.others_re.search(low, max(0, s - 28), s):
                 v["other"] = True  # another person's id: who else it is for (not asked of the user's write)
