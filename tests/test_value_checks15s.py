@@ -183,3 +183,38 @@ def test_a_wait_a_repeat_or_a_unitless_field_is_no_length_compared(tools):
     assert asked(tools, "两小时后提醒我", args) == []
     assert told(tools, "Booked, arrive 2 hours before", {"duration": 45}) == []
     assert told(tools, "Booked for 2 hours", {"duration": 45, "start": "10:00"}) == []
+
+
+# ---- money paid out to the user, told after the claim, against the write's payout record
+
+def _claim_vals(text: str) -> list[dict]:
+    from trace_audit.queries import engine
+    from trace_audit.queries.reading.tables import read_texts
+    return [v for r in read_texts([text], engine.plan_run())["claim_items"].to_pylist() if r["vals"]
+            for v in json.loads(r["vals"])]
+
+
+def _compare_vals(tools, vals, result):
+    _, cmp = tools
+    stored = stored_values("{}", json.dumps(result), None, None, cmp.patterns)
+    return [(r[1], r[-1]) for r in _compared(cmp, vals, stored, "2026-12-01T06:00:00+00:00", "Asia/Shanghai", True)]
+
+
+@pytest.mark.parametrize("text", ["理赔已提交 ✅ 案件号 CLM-1。按 80% 比例赔付，预计可赔 ¥860.00，3–5 个工作日到账。",
+                                  "Your claim is submitted, CLM-1. An estimated payout of $860.00 follows approval."])
+def test_money_paid_out_told_after_the_claim_is_the_payout_record(tools, text):
+    vals = _claim_vals(text)
+    assert any(v["type"] == "amount" and v["value"] == 860 for v in vals), vals
+    wrong = {"claim": {"id": "CLM-1", "assessment": {"eligible_fen": 86000, "estimated_payout_fen": 68800}}}
+    right = {"claim": {"id": "CLM-1", "assessment": {"eligible_fen": 107500, "estimated_payout_fen": 86000}}}
+    assert ("assessment.estimated_payout_fen", "mismatch") in _compare_vals(tools, vals, wrong)
+    assert ("assessment.estimated_payout_fen", "match") in _compare_vals(tools, vals, right)
+
+
+def test_money_not_paid_out_stays_off_nested_records(tools):
+    # a price told after the claim is no money moved, and a nested amount of no payout is not compared
+    vals = _claim_vals("理赔已提交，案件号 CLM-1。发票金额 ¥860.00。")
+    assert not any(v["type"] == "amount" for v in vals), vals
+    vals = _claim_vals("理赔已提交，案件号 CLM-1。预计可赔 ¥860.00。")
+    assert [r for r in _compare_vals(tools, vals, {"claim": {"id": "CLM-1", "assessment": {"eligible_fen": 50000}}})
+            if r[0].startswith("assessment")] == []

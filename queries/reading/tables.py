@@ -238,7 +238,8 @@ def _claim_values(r, i: int, values) -> list[dict]:
         for k in range(stop, len(r.clauses)):
             c = r.clauses[k]
             if c.kind in ("other", "future"):
-                money = _MONEY_MOVES.search(c.text) is not None
+                # (or paid out to the user, [amount] moved: 预计可赔 ¥860, "an estimated payout of $860")
+                money = _MONEY_MOVES.search(c.text) is not None or bool(values.moved_re and values.moved_re.search(c.text.lower()))
                 made = alone and r.segments[k].sentence == head.sentence + 1
                 found += [v for v in _clause_values(r, k, values) if v not in found and (
                     (v.get("type") == "amount" and money) or (v.get("type") == "id" and v.get("kind") and made))]
