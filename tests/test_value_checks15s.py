@@ -218,3 +218,19 @@ def test_money_not_paid_out_stays_off_nested_records(tools):
     vals = _claim_vals("理赔已提交，案件号 CLM-1。预计可赔 ¥860.00。")
     assert [r for r in _compare_vals(tools, vals, {"claim": {"id": "CLM-1", "assessment": {"eligible_fen": 50000}}})
             if r[0].startswith("assessment")] == []
+
+
+# ---- a line's speed by its tier
+
+def test_a_speed_asked_or_told_against_the_tier_stored(tools):
+    args = {"account": "BB-1", "speed": "1000M", "contract": "MONTHLY"}
+    assert ("speed", "mismatch") in asked(tools, "宽带帮我换成 500M 的那个套餐，按月付", args)
+    assert ("speed", "match") in asked(tools, "宽带帮我换成千兆的套餐", args)
+    assert ("bandwidth", "mismatch") in told(tools, "Upgraded you to the 500 Mbps plan", {}, {"bandwidth": "300Mbps"})
+
+
+def test_sizes_of_data_and_bare_numbers_name_no_speed(tools):
+    reader, _ = tools
+    for text in ("You have 2g of data left", "Added 500MB of data", "换成 500 的套餐"):
+        assert not [v for v in reader.extract(text) if v["type"] == "choice"], text
+
