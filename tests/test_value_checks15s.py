@@ -234,3 +234,18 @@ def test_sizes_of_data_and_bare_numbers_name_no_speed(tools):
     for text in ("You have 2g of data left", "Added 500MB of data", "换成 500 的套餐"):
         assert not [v for v in reader.extract(text) if v["type"] == "choice"], text
 
+
+
+# ---- a place held by its number
+
+def test_a_spot_told_against_the_spot_stored(tools):
+    res = {"booking": {"class": {"name": "HIIT"}, "spot": 9}}
+    assert ("spot", "mismatch") in told(tools, "You're in for HIIT (spot #12)", {"class_id": "HIIT-1"}, res)
+    assert ("spot", "match") in told(tools, "You're in for HIIT (spot #9)", {"class_id": "HIIT-1"}, res)
+
+
+def test_a_spot_is_not_held_against_other_numbers(tools):
+    res = {"booking": {"id": 4471, "seat": 9}}
+    assert told(tools, "You're in for HIIT (spot #12)", {"class_id": "HIIT-1"}, res) == []
+    reader, _ = tools
+    assert not [v for v in reader.extract("spotted 12 bugs") if v["type"] == "id"]
