@@ -37,7 +37,8 @@ CLAIM_COLUMNS = [("text_id", "INTEGER"), ("clause_no", "INTEGER"), ("action", "V
                  ("noun", "VARCHAR")]
 TOOL_OBJECT_COLUMNS = [("tool", "VARCHAR"), ("object", "VARCHAR")]  # one row per object group a tool names
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
-                ("objects", "VARCHAR"), ("main_object", "VARCHAR"), ("keeps_only", "BOOLEAN")]
+                ("objects", "VARCHAR"), ("main_object", "VARCHAR"), ("keeps_only", "BOOLEAN"),
+                ("causes_nothing", "BOOLEAN")]
 
 # MCP tool annotations as a step's metadata carries them ({"annotations": {"readOnlyHint": true}});
 # the LIKE keeps the JSON parsing to the few steps that have any.
@@ -295,6 +296,7 @@ def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
     groups = ObjectGroups(plan.lexicon.data)
     rows = [typer.classify(tool, ro, de) for tool, ro, de in con.execute(_TOOLS).fetchall()]
     record = RecordOnly(plan.lexicon.data)
+    uncaused = set(plan.lexicon.data.get("object_consequences", {}).get("uncaused_by", []))
     # ",bag,reservation," so a rule asks "names bag?" with one portable LIKE
     named_lists = [groups.of_tool_words(words(r.tool)) for r in rows]
     return arrow_table(con, TOOL_COLUMNS, {
@@ -304,7 +306,11 @@ def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
         # the thing the tool is mainly about (update_reservation_flights: reservation)
         "main_object": [g[0] if g else None for g in named_lists],
         # a write that only keeps a record (crm.add_note, claims.save_draft: [record_only])
-        "keeps_only": [record.tool_keeps_only(words(r.tool), g) for r, g in zip(rows, named_lists)]})
+        "keeps_only": [record.tool_keeps_only(words(r.tool), g) for r, g in zip(rows, named_lists)],
+        # a write about nothing but a thing that moves nothing (a quote: [object_consequences] uncaused_by)
+        # causes no consequence: no payment follows from catering.quotes.create (orders.create_from_quote
+        # is about an order too)
+        "causes_nothing": [bool(g) and set(g) <= uncaused for g in named_lists]})
 
 
 # tool_classes' object lists as rows (tool, object), for equality joins

@@ -63,6 +63,7 @@ pairs AS (
     -- equality join on tool_objects: a LIKE with a pattern per row costs far more)
     SELECT i.reply_id, i.clause_no, i.task_id, i.text_id, i.action, i.object, i.object_re, i.follows, i.follows_object, i.backs,
            w.seq, w.tool, w.outcome, t.action AS tool_action, t.objects, coalesce(t.keeps_only, FALSE) AS keeps_only,
+           coalesce(t.causes_nothing, FALSE) AS causes_nothing,
            coalesce(n.is_named, 0) AS is_named,
            CASE WHEN o.tool IS NOT NULL THEN 1 ELSE 0 END AS names_object,
            CASE WHEN fo.tool IS NOT NULL THEN 1 ELSE 0 END AS names_follows
@@ -154,9 +155,13 @@ fits AS (
                    AND strpos(coalesce(p.backs, ''), ',records,') = 0 AND p.names_object = 0 THEN FALSE
               -- a consequence (a refund, a payment, invitations) follows from a write of its classes,
               -- or from one whose arguments carry it (payment_id, attendees), or is the write itself
-              -- (refunds.create, payments.schedule: the tool names it)
-              WHEN p.follows = TRUE THEN strpos(coalesce(p.backs, ''), ',' || coalesce(p.tool_action, '?') || ',') > 0
-                   OR p.mentions = TRUE OR p.names_follows = 1 OR p.names_object = 1
+              -- (refunds.create, payments.schedule: the tool names it); a write about a thing that moves
+              -- nothing (a quote: tool_classes.causes_nothing) causes none ("I've charged $588" over
+              -- catering.quotes.create)
+              WHEN p.follows = TRUE THEN (NOT p.causes_nothing
+                                          AND (strpos(coalesce(p.backs, ''), ',' || coalesce(p.tool_action, '?') || ',') > 0
+                                               OR p.mentions = TRUE))
+                   OR p.names_follows = 1 OR p.names_object = 1
               -- a device (backs ends ",named,": [object_named]) is backed only by a write naming its kind or
               -- mentioning it: a thermostat's write backs no "the front door is locked"
               WHEN strpos(coalesce(p.backs, ''), ',named,') > 0 AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE
