@@ -21,6 +21,7 @@ import duckdb
 import pyarrow as pa
 
 from ..config import DEFAULT_WRITE_NAMES
+from .also import AlsoMarks
 from .coordination import bare_subject_parts
 from .listed_lines import listed_lines
 from .nouns import ClaimNouns
@@ -86,6 +87,8 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
     named = set(plan.lexicon.data.get("object_named", {}).get("groups", []))
     # a claim a write that only keeps a record can back ("I've logged your complaint"): ",records," after its classes
     record = RecordOnly(plan.lexicon.data)
+    # a claim told as one more thing beside another ("… too", 也, 一并): ",also," after its classes
+    also = AlsoMarks(plan.lexicon.data)
     # a verb that names its thing ("has been returned": a return), where the claim names no group
     verb_objects = [(g, re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, ws)) + r")(?![a-z])", re.I))
                     for g, ws in plan.lexicon.data.get("verb_objects", {}).items()]
@@ -155,6 +158,8 @@ def read_texts(texts: list[str], plan) -> dict[str, pa.Table]:
                               backs.get(action))
                 if backed and record.claim_records(c.text, group):
                     backed += "records,"
+                if backed and (k > 0 or i != r.standing[0]) and also.claims_more(c.text):
+                    backed += "also,"
                 evidence = "(?i)(" + consequences.get("evidence", {}).get(group, "$^") + ")" if follows_from else None
                 for name, value in (("text_id", n), ("clause_no", i * 100 + k), ("action", action),
                                     ("object", group), ("object_re", evidence or groups.pattern(group)),

@@ -23,6 +23,9 @@
 --   object, its words, or the id it tells: 约好了…预约号 BK-30817 over the write
 --   that returned BK-30817); the other, whose words it could say and does not,
 --   is taken (储物柜也给你租好了).
+-- - also: a claim told as one more thing ("… too", 也, 一并, 并已…) over the one write of an earlier
+--   claim of the reply that says nothing of it (体内驱虫也已一并加到这次就诊里 over one
+--   appointments.create for a vaccine).
 -- """
 WITH other_words AS (
     -- a claim that fits its write only by the family of classes, and the words it names
@@ -157,6 +160,30 @@ unsaid AS (
       AND o.text_id IS NULL
       AND (b.names_object = 1 OR coalesce(b.mentions, FALSE) OR hb.hit = 1 OR bi.reply_id IS NOT NULL)
 ),
+also_more AS (
+    -- (fixc) a claim told as one more thing beside another (",also," in backs: "… added the bags too",
+    -- 退票保障也帮您加上了, 并已提交财务审批) over the one write that backs an earlier claim of the reply,
+    -- naming a thing of its own that shares no word with it: the write was the first one's when it says
+    -- none of this claim's words (of those it could say: a Chinese word against a call with no Chinese in
+    -- it says nothing either way, and then the reply's own "also" decides), neither names nor mentions
+    -- its object, and its tool is not named by a word of the claim. Only a thing made or booked: a
+    -- second change told over one write may be what its call set (工单已创建，网络组的排班也已调整好 over
+    -- itsm.ticket.create {assignment_group}). Two writes that could back it, a consequence, or a claim
+    -- naming nothing of its own ("it's all set too") are never taken.
+    SELECT DISTINCT a.reply_id, a.clause_no
+    FROM shared a
+    JOIN cand_claims ca ON ca.reply_id = a.reply_id AND ca.clause_no = a.clause_no AND ca.good_seq = a.seq AND ca.fits = 1
+    JOIN shared b ON b.reply_id = a.reply_id AND b.seq = a.seq AND b.clause_no < a.clause_no AND b.outcome = 'good'
+    JOIN cand_claims cb ON cb.reply_id = b.reply_id AND cb.clause_no = b.clause_no AND cb.good_seq = a.seq
+    LEFT JOIN told_hits ha ON ha.task_id = a.task_id AND ha.seq = a.seq AND ha.noun = a.noun
+    LEFT JOIN claim_overlap o ON o.text_id = a.text_id AND o.a_no = b.clause_no AND o.b_no = a.clause_no
+    LEFT JOIN tool_in_claim tc ON tc.reply_id = a.reply_id AND tc.clause_no = a.clause_no AND tc.seq = a.seq
+    WHERE strpos(coalesce(a.backs, ''), ',also,') > 0 AND strpos(coalesce(b.backs, ''), ',also,') = 0
+      AND a.outcome = 'good' AND NOT a.follows AND NOT b.follows AND a.action IN ('create', 'book') AND a.noun IS NOT NULL
+      AND (b.noun IS NOT NULL OR b.object IS NOT NULL)
+      AND a.names_object = 0 AND NOT coalesce(a.mentions, FALSE) AND coalesce(ha.near, 0) = 0
+      AND o.text_id IS NULL AND tc.reply_id IS NULL
+),
 asked AS (
     -- the words to look for in each of those calls
     SELECT DISTINCT task_id, seq, noun FROM (
@@ -197,3 +224,5 @@ UNION
 SELECT reply_id, clause_no FROM other_thing
 UNION
 SELECT reply_id, clause_no FROM unsaid
+UNION
+SELECT reply_id, clause_no FROM also_more
