@@ -18,6 +18,15 @@ class Numerals:
         tens = {u for u, v in self.zh_units.items() if v == 10}
         self.zh_small = "[" + "".join(sorted(set(self.zh_digits) | tens)) + "]"  # numbers below 100
         self.en = alt(self.en_words)
+        # a spelled-out number above twenty, for amounts and counts ("twenty-five", "two hundred and fifty"):
+        # tens joined to a unit, then a scale; never a clock's "seven thirty" (a unit before tens)
+        self.en_tens = {key(w): v for w, v in n.get("en_tens", {}).items()}
+        self.en_scales = {key(w): v for w, v in n.get("en_scales", {}).items()}
+        units = alt([w for w, v in self.en_words.items() if v < 10], False)
+        small = (rf"(?:{alt(self.en_tens)}(?:[- ]{units}(?![a-z]))?|{self.en})" if self.en_tens else self.en)
+        scale = rf"\s+{alt(self.en_scales)}(?:\s+(?:and\s+)?{small})?" if self.en_scales else ""
+        self.en_big = rf"(?:{small}(?:{scale})?)" if scale else small
+        self.words = set(self.en_words) | set(self.en_tens) | set(self.en_scales)  # any English number word
 
     def value(self, s: str) -> float | int | None:
         s = s.strip()
@@ -28,7 +37,27 @@ class Numerals:
             return float(s) if "." in s else int(s)
         if s.lower() in self.en_words:
             return self.en_words[s.lower()]
+        if s[0].isascii():
+            return self.english(s)
         return self.chinese(s)
+
+    def english(self, s: str) -> int | None:
+        """twenty-five = 25, two hundred = 200, one hundred and fifty = 150, three thousand = 3000."""
+        total = current = 0
+        for w in s.lower().replace("-", " ").split():
+            if w == "and":
+                continue
+            if w in self.en_words:
+                current += self.en_words[w]
+            elif w in self.en_tens:
+                current += self.en_tens[w]
+            elif w in self.en_scales and self.en_scales[w] >= 1000:
+                total, current = total + (current or 1) * self.en_scales[w], 0
+            elif w in self.en_scales:
+                current = (current or 1) * self.en_scales[w]
+            else:
+                return None
+        return total + current
 
     def chinese(self, s: str) -> int | None:
         """三百五十 = 350, 十五 = 15, 两万 = 20000, 二〇二四 = 2024 (digits without units)."""

@@ -65,7 +65,7 @@ class ValueReader:
         ln = lex.get("lines", {})  # a line's label and its colon: what the line's values are (tables.py)
         self.lines = {"label_words": ln.get("label_words", 0), "label_chars": ln.get("label_chars", 0),
                       "history": re.compile(alt(ln.get("history", []) or ["$^"]), re.I)}
-        zh_n, en_n = self.num.zh, self.num.en
+        zh_n, en_n, en_big = self.num.zh, self.num.en, self.num.en_big
         # ---- amounts
         a = lex["amount"]
         self.prefix = {key(w): currency for currency, words in a["prefixes"].items() for w in words}
@@ -80,7 +80,7 @@ class ValueReader:
         self.classifier_like = set(a["classifier_like"])
         self.money_after = re.compile(rf"[\u3400-\u9fff]{{0,3}}?(?:{alt(a.get('classifier_money_zh', []), False)})")
         self.amount_re = re.compile(
-            rf"(?<![A-Za-z0-9_.])(?:(?P<pre>{alt(self.prefix)})\s?)?(?P<num>{_NUM}|{zh_n}+|{en_n})"
+            rf"(?<![A-Za-z0-9_.])(?:(?P<pre>{alt(self.prefix)})\s?)?(?P<num>{_NUM}|{zh_n}+|{en_big})"
             rf"(?P<mul>{alt(a['multipliers'])})?(?:\s?(?P<suf>{alt(self.suffix)})(?!\s+{alt(a['suffix_not_before'])}))?"
             r"(?!\d)")
         # ---- counts
@@ -96,7 +96,7 @@ class ValueReader:
         mods = rf"(?:{stop_words}[a-z][a-z'-]*\s+)"  # "three checked bags", "two large pepperonis"
         self.both = {key(w) for w in c.get("both_en", [])}
         self.count_en_re = re.compile(
-            rf"(?<![A-Za-z0-9_$€£¥#.,:/-])(?P<n>\d{{1,4}}|{en_n}|{alt(self.both)})(?![A-Za-z0-9_%]|[.,:/]\d|\s*[-–~]\s*\d)\s+"
+            rf"(?<![A-Za-z0-9_$€£¥#.,:/-])(?P<n>\d{{1,4}}|{en_big}|{alt(self.both)})(?![A-Za-z0-9_%]|[.,:/]\d|\s*[-–~]\s*\d)\s+"
             rf"(?:{mods}{{0,2}}?(?P<noun>{alt(forms)})|{mods}{{0,2}}?(?P<pl>[a-z]{{2,}}s)(?![a-z'-]))")
         party_n = rf"(?P<n>\d{{1,2}}|{en_n})(?![A-Za-z0-9_%]|[.,:]\d|\s*(?:{alt(lex['time']['am'] + lex['time']['pm'])}|o'?clock))"
         self.party_re = re.compile(  # ranked above a time: "table for 8" is eight people
@@ -220,7 +220,7 @@ class ValueReader:
         self._ids(low, text, ranked, context=True)
         for start, end, fields in self.times.find(text, low):
             ranked.append((2, start, end, {"type": "time", "text": text[start:end], "role": None, **fields}))
-        if digits or cjk or not (self.num.en_words.keys() | self.both).isdisjoint(low.split()):
+        if digits or cjk or not (self.num.words | self.both).isdisjoint(low.replace("-", " ").split()):
             self._amounts(low, text, ranked)
             self._counts(low, text, ranked, cjk)
         if digits:
