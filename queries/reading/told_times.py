@@ -119,7 +119,18 @@ def day_beside_clock(wants: list[dict]) -> tuple[list[dict], set[int]]:
         days = [(i, w) for i, w in times if w.get("hour") is None and w.get("date") and w.get("role") is None
                 and w.get("weekday") is None and w.get("day_offset") is None]
         if len(times) != 2 or len(clocks) != 1 or len(days) != 1:
-            return wants, set()
+            # (fixc) a relative day's clock and its weekday said beside it (明天（周三）上午10:30, "tomorrow
+            # (Wednesday) at 10:30"): the weekday names that same day, so it does not agree alone and hide
+            # the clock; the relative day stays what the clock is judged on
+            rel = [(i, w) for i, w in clocks if w.get("day_offset") is not None and w.get("weekday") is None]
+            names = [(i, w) for i, w in times if w.get("hour") is None and w.get("weekday") is not None
+                     and w.get("role") is None and not w.get("date") and w.get("day_offset") is None]
+            if len(times) != 2 or len(rel) != 1 or len(names) != 1:
+                return wants, set()
+            (ci, clock), (di, day) = rel[0], names[0]
+            joined = {**clock, "text": f"{clock.get('text')} … {day.get('text')}" if ci < di
+                      else f"{day.get('text')} … {clock.get('text')}"}
+            return [joined if i == ci else w for i, w in enumerate(wants)], {di}
     (ci, clock), (di, day) = clocks[0], days[0]
     joined = {**clock, **{k: day.get(k) for k in (*DAY_FIELDS, "week_offset", "month_offset")},
               "text": f"{clock.get('text')} … {day.get('text')}" if ci < di else f"{day.get('text')} … {clock.get('text')}"}
