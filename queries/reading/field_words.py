@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .measures import Measures
+
 
 class FieldWords:
     """The [fields] word lists of one lexicon, as sets."""
@@ -30,6 +32,7 @@ class FieldWords:
         self.generic_items = set(f.get("generic_items", []))
         self.record_times = set(f.get("record_times", []))
         self.id_kinds = {kind: set(ws) for kind, ws in f.get("id_kinds", {}).items()}
+        self.measures = Measures(lex.get("values", {}))  # temperatures and percentages: the fields of each
 
     def kinds_of(self, kind: str | None) -> set:
         """The key words of fields holding an id of this kind (a kind not listed: its own name)."""

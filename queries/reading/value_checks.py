@@ -24,8 +24,7 @@ from datetime import datetime
 
 from .count_fits import added_line
 from .durations import length_agrees
-from .field_words import FieldWords, plain_id
-from .field_words import shape as id_shape
+from .field_words import FieldWords, plain_id, shape as id_shape
 from .objects import ObjectGroups
 from .told_times import DAY_FIELDS, day_beside_clock, local_time, offset_of, time_agrees
 from .stored_values import Stored, as_wall_clocks, local_offset, stored_values
@@ -301,7 +300,8 @@ class Comparer:
                 return None
             a, b = _norm(told.get("value") or ""), _norm(v)
             return bool(a) and (a in b or b in a)
-        return None
+        # a temperature, a percentage: against a field of its kind only (measures.py)
+        return self.fw.measures.fits(told, key, v) if kind == "measure" else None
 
 
 def _item_words(text: str) -> set[str]:

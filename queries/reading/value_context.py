@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from .durations import found_lengths
+from .measures import Measures
 from .word_patterns import alt, key
 
 _PIECE = re.compile(r"(?:[^，,;；。.!?！？\n]+?)(?=[，,;；。!?！？\n]|\.(?:\s|$)|\s(?:and|then)\s|然后|并且|$)", re.I)
@@ -58,9 +59,11 @@ class ValueContext:
         w = t.get("wake", {})
         self.wake_re = re.compile(alt(w["words"])) if w.get("words") else None
         self.wake_part = w.get("part", "morning")
+        self.measures = Measures(lex, times.num)  # temperatures and percentages told
 
     def apply(self, low: str, text: str, kept: list) -> None:
         """Mark and add values in `kept` ((start, end, value) in order of position) in place."""
+        self.measures.add(low, text, kept)
         times = [v for _s, _e, v in kept if v["type"] == "time"]
         if times and any(ch.isdigit() for ch in low):
             self._bare_range(low, text, kept, times)
