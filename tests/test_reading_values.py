@@ -31,8 +31,9 @@ def T(text, role=None, **fields):
     return {"type": "time", "text": text, "role": role, **NO_TIME, **fields}
 
 
-def A(text, value, currency, role=None, moved=False):
+def A(text, value, currency, role=None, moved=False, label=None):
     more = {"moved": True} if moved else {}  # money said to move in its clause ("has been refunded")
+    more |= {"label": label} if label else {}  # the word that names it (押金 ¥300: amount_labels.py)
     return {"type": "amount", "text": text, "role": role, "value": value, "currency": currency, **more}
 
 
@@ -113,7 +114,7 @@ EN = [
     ("A refund of USD 20 has been issued.", "amount", [A("USD 20", 20.0, "USD", moved=True)]),
     ("The upgrade cost 49.99 dollars.", "amount", [A("49.99 dollars", 49.99, "USD")]),
     ("I've applied a €15 credit to your account.", "amount", [A("€15", 15.0, "EUR")]),
-    ("Total: £8.50", "amount", [A("£8.50", 8.5, "GBP")]),
+    ("Total: £8.50", "amount", [A("£8.50", 8.5, "GBP", label="total")]),
     ("The difference of $2,544 will be refunded to your gift card.", "amount,choice",
      [A("$2,544", 2544.0, "USD", moved=True), C("gift card", "payment", "gift_card")]),
     ("Your flight is at 8:30 and the fee is waived.", "amount", []),
@@ -303,7 +304,7 @@ ZH = [
     ("24小时内可免费取消", "time", []),
     # ---- 金额
     ("已支付300元。", "amount", [A("300元", 300.0, "CNY")]),
-    ("押金¥300已经退回", "amount", [A("¥300", 300.0, "CNY", moved=True)]),
+    ("押金¥300已经退回", "amount", [A("¥300", 300.0, "CNY", moved=True, label="押金")]),
     ("退款三百元已原路返回。", "amount", [A("三百元", 300.0, "CNY", moved=True)]),
     ("订单金额¥1,299.00，已付款。", "amount", [A("¥1,299.00", 1299.0, "CNY")]),
     ("已为您充值1.5万元。", "amount", [A("1.5万元", 15000.0, "CNY")]),
@@ -428,7 +429,7 @@ ZH = [
     # ---- 一条里的多种值
     ("已为您预订5月24日两张经济舱机票，共计¥1,280，订单号E7Q2M9。", "time,amount,count,id,choice",
      [T("5月24日", date="05-24"), N("两张经济舱机票", 2, "机票"), C("经济舱", "cabin", "economy"),
-      A("¥1,280", 1280.0, "CNY"), I("E7Q2M9", "order")]),
+      A("¥1,280", 1280.0, "CNY", label="共计"), I("E7Q2M9", "order")]),
     ("已添加提醒“交房租”，时间是明天下午3点。", "time,quote",
      [Q("“交房租”"), T("明天下午3点", hour=15, minute=0, day_offset=1, part="afternoon")]),
 ]

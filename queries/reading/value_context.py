@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from .amount_labels import AmountLabels
 from .durations import found_lengths
 from .measures import Measures
 from .word_patterns import alt, key
@@ -60,10 +61,12 @@ class ValueContext:
         self.wake_re = re.compile(alt(w["words"])) if w.get("words") else None
         self.wake_part = w.get("part", "morning")
         self.measures = Measures(lex, times.num)  # temperatures and percentages told
+        self.labels = AmountLabels(lex)  # an amount named by the word beside it (押金 350 元)
 
     def apply(self, low: str, text: str, kept: list) -> None:
         """Mark and add values in `kept` ((start, end, value) in order of position) in place."""
         self.measures.add(low, text, kept)
+        self.labels.apply(low, kept)
         times = [v for _s, _e, v in kept if v["type"] == "time"]
         if times and any(ch.isdigit() for ch in low):
             self._bare_range(low, text, kept, times)
