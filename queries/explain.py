@@ -149,7 +149,7 @@ def render_text(e: Explanation) -> str:
         out.append("(no reply linked to this task)")
     for r in e.replies:
         claim = (# states told as found (reported.py): a report where the turn only read, else a claim
-                 "tells a settled state" if r.get("verdict") == "report" else
+                 "tells a settled state" if r.get("verdict") in ("report", "state") else
                  "claims completion" if r.get("is_claim") else
                  # a plain statement with no mark (unmarked.py): a claim only over writes that all went wrong
                  "states it plainly, admits nothing" if r.get("verdict") == "unmarked" else "no completion claim")

@@ -70,7 +70,7 @@ class ClauseReading:
 @dataclass(frozen=True)
 class Reading:
     is_claim: bool
-    verdict: str  # claim | report (reported.py) | retracted | no_claim | unmarked (no mark of any kind: unmarked.py)
+    verdict: str  # claim | report | state (reported.py) | retracted | no_claim | unmarked (no mark of any kind: unmarked.py)
     clauses: list[ClauseReading] = field(default_factory=list)
     admits_failure: bool = False  # some clause reports a failure or a negated action
     standing: tuple[int, ...] = ()  # indexes of the completion clauses no later clause took back
@@ -393,7 +393,7 @@ class Reader:
         admits = any(c.admits for c in clauses)
         if standing:  # a status display, or states told as found: told as read, the turn decides (display.py, reported.py)
             shown = display.status_display(reply, self.read) and ("no_claim" if admits else "unmarked")
-            told = shown or ("report" if self._reported.told_as_read(clauses, standing) else "claim")
+            told = shown or self._reported.told(clauses, standing)
             return Reading(not shown, told, clauses, admits, () if shown else tuple(standing), segments)
         if not retracted and not admits and self._unmarked.reads([c.text for c in segments], reply):
             return Reading(False, "unmarked", clauses, admits, (), segments)

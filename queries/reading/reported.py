@@ -11,6 +11,13 @@ success. So this module only marks a reply whose every standing claim is told as
 "Moved you to 14C"), nor work of its own told elsewhere in it ([clause.our_work]: "I re-ran the two
 flaky tests and they're green now"). said_but_not_done.sql then asks the turn: a window that read and wrote
 nothing makes it a report; writes make it a claim as any other.
+
+A present state with no process word and no lookup named ("You're booked in with Dr Patel on
+Friday", "Your seat on the 6 PM flight is reserved": [clause.state_now]) is weaker: read from that
+very record it reports the record; told after a search or an availability check it says a thing was
+done that only was looked for. Such a reply gets the verdict `state`, and said_but_not_done.sql
+makes it a report only over a window that read one record (tool_classes.reads_record:
+queries/reading/tools.py) and wrote nothing.
 """
 
 from __future__ import annotations
@@ -25,13 +32,23 @@ class Reported:
 
     def told_as_read(self, clauses: Sequence, standing: Sequence[int]) -> bool:
         """True when each standing claim clause tells a state found and none is the reply's own doing."""
+        return self.told(clauses, standing) == "report"
+
+    def told(self, clauses: Sequence, standing: Sequence[int]) -> str:
+        """'report' when each standing claim tells a state found (a status, or after a named lookup);
+        'state' when some tell only a present state ([clause.state_now]) and the rest a state found;
+        'claim' when any is the reply's own doing or told some other way."""
         looked = next((i for i, c in enumerate(clauses) if self._first("looked_up", c.text) is not None), None)
-        if any(i != looked and self._first("our_work", c.text) is not None for i, c in enumerate(clauses)):
-            return False
+        if not standing or any(i != looked and self._first("our_work", c.text) is not None
+                               for i, c in enumerate(clauses)):
+            return "claim"
+        told = "report"
         for j in standing:
             text = clauses[j].text
             if self._first("our_doing", text) is not None:
-                return False
+                return "claim"
             if (looked is None or looked > j) and self._first("status", text) is None:
-                return False
-        return bool(standing)
+                if self._first("state_now", text) is None:
+                    return "claim"
+                told = "state"
+        return told

@@ -39,7 +39,8 @@ CLAIM_COLUMNS = [("text_id", "INTEGER"), ("clause_no", "INTEGER"), ("action", "V
 TOOL_OBJECT_COLUMNS = [("tool", "VARCHAR"), ("object", "VARCHAR")]  # one row per object group a tool names
 TOOL_COLUMNS = [("tool", "VARCHAR"), ("is_write", "BOOLEAN"), ("action", "VARCHAR"), ("reason", "VARCHAR"),
                 ("objects", "VARCHAR"), ("main_object", "VARCHAR"), ("keeps_only", "BOOLEAN"),
-                ("causes_nothing", "BOOLEAN")]
+                ("causes_nothing", "BOOLEAN"),
+                ("reads_record", "BOOLEAN")]
 
 # MCP tool annotations as a step's metadata carries them ({"annotations": {"readOnlyHint": true}});
 # the LIKE keeps the JSON parsing to the few steps that have any.
@@ -315,7 +316,9 @@ def tool_table(con: duckdb.DuckDBPyConnection, plan) -> pa.Table:
         # a write about nothing but a thing that moves nothing (a quote: [object_consequences] uncaused_by)
         # causes no consequence: no payment follows from catering.quotes.create (orders.create_from_quote
         # is about an order too)
-        "causes_nothing": [bool(g) and set(g) <= uncaused for g in named_lists]})
+        "causes_nothing": [bool(g) and set(g) <= uncaused for g in named_lists],
+        # a read of one record, not a search (get_appointment, not search_slots): tools.reads_record
+        "reads_record": [typer.reads_record(r.tool, r.is_write) for r in rows]})
 
 
 # tool_classes' object lists as rows (tool, object), for equality joins

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEP = re.compile(r"[\s_.\-/:]+")
+# the last segment of a path that names one record: a placeholder ({pnr}, :id, <id>) or an id with a digit
+_ONE = re.compile(r"^[{<:]|\d")
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class ToolTyper:
         self.deferred = frozenset(tools.get("deferred", []))
         self.http_write = dict(tools.get("http_write", {}))
         self.http_read = set(tools.get("http_read", []))
+        self.record_read, self.many = frozenset(tools.get("record_read", [])), frozenset(tools.get("many", []))
         self.names, self.exclude, self.read_names = set(names), set(exclude), set(read_names)
         self.patterns = [re.compile(p, re.I) for p in patterns]
         self.default_names = {n.lower() for n in default_names}
@@ -171,3 +174,20 @@ class ToolTyper:
             return ToolClass(tool, False, None, f"read verb {verb[0]!r} ({verb[2]}, {where} word)")
         later = ", a send for later" if verb[1] == "send" and action == "create" else ""
         return ToolClass(tool, True, action, f"write verb {verb[0]!r} -> {action} ({verb[2]}, {where} word{later})")
+
+    def reads_record(self, tool: str, is_write: bool) -> bool:
+        """A read of one record, not a search ([tools] record_read, many): get_appointment, lookup_booking,
+        clinic.appointments.get, GET /v1/bookings/{pnr}; not search_slots, list_availability,
+        get_available_slots, get_reminders (a plural after a first verb lists), GET /orders. A present
+        state told after such a read reports that record (reported.py, said_but_not_done.sql)."""
+        ws = words(tool)
+        if is_write or not ws or self.many.intersection(ws):
+            return False
+        if tool[:len(ws[0])].isupper() and len(ws) > 1 and ws[0] in self.http_read:
+            return "/" in tool and _ONE.search(tool.rstrip("/ ").rsplit("/", 1)[-1]) is not None
+        verb = self._verb(ws)
+        if verb is None or verb[1] is not None or verb[0] not in self.record_read:
+            return False
+        after = ws[ws.index(verb[0].split("_")[0]) + 1:]
+        return not any(len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) and w not in self.record_read
+                       for w in after)

@@ -31,7 +31,11 @@
 -- 12 月 3 日签收, "Found it — you're all set"), none as the reply's own doing,
 -- is a report when its window read something that worked and wrote nothing;
 -- over writes it is a claim as any other (read_as: 'tells it as a settled
--- state').
+-- state'). A present state with no process word and no lookup named (verdict
+-- state: "You're booked in with Dr Patel on Friday") reports only a read of one
+-- record (tool_classes.reads_record: get_appointment, lookup_booking); after a
+-- search or an availability check alone (search_slots, list_availability) it
+-- claims what was only looked for.
 -- Where the source records message positions (one task = a whole chat, as in
 -- tau-bench), a reply is judged by the write calls made since the task's
 -- previous reply and before it: an earlier failure was for an earlier reply
@@ -44,17 +48,19 @@ WITH claims AS (
     -- only what the judgement needs: the reply's text and who said it are joined to the findings
     -- at the end (a fifth of the claims), not carried through every join
     SELECT task_id, reply_id, reply_index, prev_reply_index, admits_failure, verdict = 'unmarked' AS unmarked,
-           verdict = 'report' AS report
+           verdict = 'report' AS report, verdict = 'state' AS state
     FROM reply_claims WHERE is_claim = TRUE OR verdict = 'unmarked'
 ),
 looked_up AS (
     -- replies that tell states as found (verdict report): did their window read something that worked?
-    -- (since the previous reply where positions exist, else the whole task)
-    SELECT c.reply_id, 1 AS looked
+    -- (since the previous reply where positions exist, else the whole task); record: one of those reads
+    -- fetched one record (tool_classes.reads_record), which a present state told (verdict state) needs
+    SELECT c.reply_id, 1 AS looked, max(CASE WHEN t.reads_record THEN 1 ELSE 0 END) AS record
     FROM claims c
     JOIN steps s ON s.task_id = c.task_id
     LEFT JOIN write_tool_names n ON n.tool = s.tool
-    WHERE c.report AND s.tool IS NOT NULL AND n.tool IS NULL AND s.status = 'success'
+    LEFT JOIN tool_classes t ON t.tool = s.tool
+    WHERE (c.report OR c.state) AND s.tool IS NOT NULL AND n.tool IS NULL AND s.status = 'success'
       AND (c.reply_index IS NULL
            OR (TRY_CAST(json_extract_string(s.metadata, '$.message_index') AS INTEGER) < c.reply_index
                AND (c.prev_reply_index IS NULL
@@ -110,8 +116,9 @@ per_claim AS (
 ),
 counted AS (
     SELECT c.task_id, c.reply_id,
-           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked, c.report,
-           CASE WHEN coalesce(p.writes, 0) = 0 THEN coalesce(l.looked, 0) ELSE 0 END AS read_only, 1 AS has_window,
+           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked, c.report, c.state,
+           CASE WHEN coalesce(p.writes, 0) = 0 THEN coalesce(l.looked, 0) ELSE 0 END AS read_only,
+           CASE WHEN coalesce(p.writes, 0) = 0 THEN coalesce(l.record, 0) ELSE 0 END AS read_record, 1 AS has_window,
            coalesce(p.good, 0) AS good, coalesce(p.open_bad, 0) AS open_bad, coalesce(p.executed, 0) AS executed,
            coalesce(p.not_created, 0) AS not_created, coalesce(p.unverified, 0) AS unverified
     FROM claims c
@@ -120,8 +127,9 @@ counted AS (
     WHERE c.reply_index IS NULL
     UNION ALL
     SELECT c.task_id, c.reply_id,
-           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked, c.report,
+           c.reply_index, c.prev_reply_index, c.admits_failure, c.unmarked, c.report, c.state,
            CASE WHEN coalesce(r.recent_writes, 0) = 0 THEN coalesce(l.looked, 0) ELSE 0 END,
+           CASE WHEN coalesce(r.recent_writes, 0) = 0 THEN coalesce(l.record, 0) ELSE 0 END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN 1 ELSE 0 END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_good ELSE coalesce(p.good, 0) END,
            CASE WHEN coalesce(r.recent_writes, 0) > 0 THEN r.recent_open_bad ELSE 0 END,
@@ -136,7 +144,8 @@ counted AS (
 ),
 claimed AS (
     SELECT k.task_id, k.reply_id,
-           k.reply_index, k.prev_reply_index, k.admits_failure, k.unmarked, k.report, k.read_only, k.has_window, k.good, k.open_bad, k.executed, k.not_created,
+           k.reply_index, k.prev_reply_index, k.admits_failure, k.unmarked, k.report, k.state, k.read_only,
+           k.read_record, k.has_window, k.good, k.open_bad, k.executed, k.not_created,
            k.unverified,
            coalesce(pc.backed_claims, 0) AS backed_claims, coalesce(pc.unbacked_claims, 0) AS unbacked_claims,
            ca.clause AS unbacked_claim, ca.action AS unbacked_action, ca.object AS unbacked_object
@@ -155,6 +164,9 @@ judged AS (
                -- a report over a window that read something and wrote nothing; over writes a claim as any
                -- other ("Your spa slot is confirmed" over a failed booking, beside "I haven't added the massage")
                WHEN k.report AND k.read_only = 1 THEN 'ok'
+               -- a present state told ("You're booked in with Dr Patel on Friday"): a report of the one record
+               -- read (get_appointment), a false claim over a search or an availability check alone
+               WHEN k.state AND k.read_record = 1 THEN 'ok'
                WHEN k.unmarked AND (k.task_id IS NULL OR k.has_window = 0 OR k.good > 0
                                     OR (k.executed = 0 AND k.open_bad = 0)) THEN 'ok'
                WHEN k.task_id IS NULL OR k.executed = 0 THEN 'not_executed'
@@ -173,7 +185,7 @@ SELECT j.task_id, r.conversation_id, r.user_id, r.reply_time AS event_time,
        j.open_bad AS open_bad_writes, j.reply_index, j.prev_reply_index AS since_index,
        j.unbacked_claim, j.unbacked_action, j.unbacked_object,
        CASE WHEN j.unmarked THEN 'states it as done and admits nothing'
-            WHEN j.report THEN 'tells it as a settled state' ELSE 'claims completion' END AS read_as
+            WHEN j.report OR j.state THEN 'tells it as a settled state' ELSE 'claims completion' END AS read_as
 FROM judged j
 JOIN reply_claims r ON r.reply_id = j.reply_id AND r.task_id IS NOT DISTINCT FROM j.task_id
                    AND (r.is_claim OR r.verdict = 'unmarked')
