@@ -6,7 +6,8 @@
 - A status read and then told after a colon ("Your order status shows: Cancelled.", 查询结果：已退款)
   frames the status as information: a bare completion right after it is a state read, not a claim;
   after a comma (工单 #5521 显示，师傅已上门修好，工单已被关闭), from a clause claiming nothing itself, the rest
-  of its sentence is what it shows.
+  of its sentence is what it shows, except what the reply says it did itself ("No conflicts came back, and
+  I've opened the new matter": [clause.our_doing]).
 - A condition opening a sentence ("Once it's done, you'll get a text", 如果明天下雨，我早上七点提醒你)
   governs the reminder promised after its comma: a promise on a condition is made only if it holds.
   (Other claims after a condition keep their own clause's reading: "Since you asked, I've moved it".)
@@ -18,6 +19,10 @@
   about no one thing: it takes back every claim before it, whatever word it uses for the thing.
 - A note's label closing on a colon ([clause.note_label]: 备注：, "Note:", "Comment:") frames the rest of
   its line as the text a write stored (备注：已安排补发配件，快递单号稍后会短信通知你): content, not another claim.
+- A state right before, in its sentence, a clause saying the thing has nowhere to go or cannot go in
+  ([clause.blocked]: "November's books are closed, so the $75 credit has nowhere to land", 被锁住了，
+  这批货放不进去) is the reason it could not be done: a state that held already, and the clause after it
+  admits the thing not done. With the reply as its doer ([clause.our_doing]) it stays a claim.
 - A reminder's promise whose doer is another party ([clause.others_act]: 提交后航司会短信通知你结果, "the
   pharmacy will text you") is that party's future: the promise reading needs the reply itself as the doer.
 """
@@ -83,7 +88,8 @@ class Framing:
                 for k in range(i + 1, len(out)):
                     if segments[k].sentence != seg.sentence:
                         break
-                    if out[k].kind == "completion":
+                    # (not the reply's own doing: "No conflicts came back, and I've opened the new matter")
+                    if out[k].kind == "completion" and self._first("our_doing", segments[k].text) is None:
                         out[k] = replace(out[k], kind="pre_existing")
             if (condition and i + 1 < len(out) and segments[i + 1].sentence == seg.sentence
                     and out[i + 1].kind == "completion" and (out[i + 1].action, out[i + 1].object) == ("create", "reminder")):
@@ -91,6 +97,10 @@ class Framing:
             if (i > 0 and out[i].kind == "completion" and segments[i - 1].sentence == seg.sentence
                     and self._frames(seg.text)[4] and (lead := self._lead(out[i - 1])) is not None):
                 out[i] = replace(out[i], kind=lead)
+            if (i > 0 and out[i - 1].kind == "completion" and segments[i - 1].sentence == seg.sentence
+                    and self._first("blocked", seg.text) is not None and self._first("our_doing", segments[i - 1].text) is None):
+                # the state is why the thing could not be done (not work done), and this clause admits it
+                out[i - 1], out[i] = replace(out[i - 1], kind="pre_existing"), replace(out[i], admits=True)
         return out
 
     def _lead(self, c) -> str | None:
