@@ -85,3 +85,38 @@ def test_excusing_an_absence_is_a_write():
     typer = ToolTyper(compile_lexicon(Config()).data)
     assert typer.classify("attendance.excuse").action == "update"
     assert typer.classify("excuse_absence").is_write
+
+
+# what a send or a charge needs ran out: that part admitted as not done, the rest still claimed
+@pytest.mark.parametrize("text", [
+    "校园通知已经推送到 App 了；短信那边余额不足，需要的话我明天补发。",
+    "Posted the notice in the app; the SMS quota is used up for this month.",
+])
+def test_a_quota_run_out_admits_that_part(reader, text):
+    r = reader.read(text)
+    assert r.is_claim and r.admits_failure, [c.as_dict() for c in r.clauses]
+
+
+@pytest.mark.parametrize("text", ["Posted the notice in the app and texted every parent.", "通知已经推送到 App 了，短信也发了。"])
+def test_no_quota_word_admits_nothing(reader, text):
+    r = reader.read(text)
+    assert r.is_claim and not r.admits_failure
+
+
+def test_a_rotated_key_is_a_claim_and_rotate_a_write(reader):
+    assert reader.read("The staging signing key has been rotated.").is_claim
+    assert not reader.read("The staging signing key rotates every 90 days.").is_claim
+    typer = ToolTyper(compile_lexicon(Config()).data)
+    assert typer.classify("secrets.rotate").action == "update"
+
+
+@pytest.mark.parametrize("name", ["label.print", "print_label", "wms.shipping_label.reprint"])
+def test_printing_sends_a_job(name):
+    typer = ToolTyper(compile_lexicon(Config()).data)
+    assert typer.classify(name).action == "send"
+
+
+@pytest.mark.parametrize("name", ["printer.status", "get_print_jobs", "blueprint.get"])
+def test_a_printer_read_is_no_write(name):
+    typer = ToolTyper(compile_lexicon(Config()).data)
+    assert not typer.classify(name).is_write
