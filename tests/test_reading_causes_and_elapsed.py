@@ -120,3 +120,20 @@ def test_printing_sends_a_job(name):
 def test_a_printer_read_is_no_write(name):
     typer = ToolTyper(compile_lexicon(Config()).data)
     assert not typer.classify(name).is_write
+
+
+# a promise with no subject of its own after another party's doing in its sentence is that party's
+@pytest.mark.parametrize("text", [
+    "合同你签完之后物业会盖章，交房时间会短信通知你。",
+    "The landlord will countersign tonight, and will text you the move-in time tomorrow at 9.",
+])
+def test_a_promise_going_on_with_another_party_is_theirs(reader, text):
+    assert not reader.read(text).is_claim, [c.as_dict() for c in reader.read(text).clauses]
+
+
+@pytest.mark.parametrize("text", [
+    "物业会盖章，我明早九点提醒你去拿钥匙。",
+    "The clinic will call to confirm, and I'll remind you at 8 tomorrow.",
+])
+def test_the_replys_own_promise_after_another_party_still_claims(reader, text):
+    assert reader.read(text).is_claim

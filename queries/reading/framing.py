@@ -25,6 +25,8 @@
   admits the thing not done. With the reply as its doer ([clause.our_doing]) it stays a claim.
 - A reminder's promise whose doer is another party ([clause.others_act]: 提交后航司会短信通知你结果, "the
   pharmacy will text you") is that party's future: the promise reading needs the reply itself as the doer.
+  So is one with no subject of its own right after such a clause in its sentence (你签完之后物业会盖章，
+  钥匙交接时间会短信通知你); with the reply named (我会短信提醒你) it is the reply's promise.
 """
 
 from __future__ import annotations
@@ -66,6 +68,10 @@ class Framing:
         out = list(clauses)
         for i, seg in enumerate(segments):
             template, status, _, condition, _, caught, note, others = self._frames(seg.text)
+            # (a promise with no subject of its own goes on with the other party of the clause before it in its
+            # sentence: 你签完之后物业会盖章，钥匙交接时间会短信通知你)
+            others = others or (i > 0 and segments[i - 1].sentence == seg.sentence and self._frames(segments[i - 1].text)[7]
+                                and self._first("our_doing", seg.text) is None)
             if others and out[i].kind == "completion" and (out[i].action, out[i].object) == ("create", "reminder"):
                 out[i] = replace(out[i], kind="future")  # another party will tell the user: not the reply's promise
             if note and seg.closer in _COLON:  # the rest of a note's line is what the write stored
