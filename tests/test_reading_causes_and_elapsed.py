@@ -137,3 +137,12 @@ def test_a_promise_going_on_with_another_party_is_theirs(reader, text):
 ])
 def test_the_replys_own_promise_after_another_party_still_claims(reader, text):
     assert reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("name, is_write", [
+    ("gaming/account/unban_appeal", True), ("appeal", True), ("appeal_status", False), ("get_appeal", False),
+    ("appeals.list", False),
+])
+def test_an_appeal_lodged_is_a_write_its_status_a_read(name, is_write):
+    typer = ToolTyper(compile_lexicon(Config()).data)
+    assert typer.classify(name).is_write is is_write
