@@ -146,3 +146,31 @@ def test_the_replys_own_promise_after_another_party_still_claims(reader, text):
 def test_an_appeal_lodged_is_a_write_its_status_a_read(name, is_write):
     typer = ToolTyper(compile_lexicon(Config()).data)
     assert typer.classify(name).is_write is is_write
+
+
+# a ticked box opening a line, then a thing and what was done to it: a done item
+@pytest.mark.parametrize("text", [
+    "**Release wrap-up**\n- [x] v2.4.1 tagged on main\n- [x] Changelog posted in #releases",
+    "☑ Payroll file uploaded to the bank portal",
+])
+def test_a_ticked_line_claims(reader, text):
+    assert reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", [
+    "- [ ] Changelog posted in #releases\n- [ ] Tag pushed",    # unticked: not done
+    "- [x] Tests to be added later",                            # a plan ticked off, not work done
+])
+def test_an_unticked_or_planned_line_does_not_claim(reader, text):
+    r = reader.read(text)
+    assert not r.is_claim or r.admits_failure, [c.as_dict() for c in r.clauses]
+
+
+@pytest.mark.parametrize("name, is_write", [
+    ("statuspage.incident.resolve", True), ("helpdesk.ticket.resolve", True), ("resolve_case", True),
+    ("dns.resolve", False), ("resolve_hostname", False), ("incident.resolve.status", False),
+    ("get_resolved_tickets", False),
+])
+def test_an_incident_or_ticket_resolved_is_a_write_a_name_resolved_a_read(name, is_write):
+    typer = ToolTyper(compile_lexicon(Config()).data)
+    assert typer.classify(name).is_write is is_write
