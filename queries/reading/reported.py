@@ -30,10 +30,6 @@ class Reported:
     def __init__(self, first: Callable[[str, str], re.Match | None]):
         self._first = first
 
-    def told_as_read(self, clauses: Sequence, standing: Sequence[int]) -> bool:
-        """True when each standing claim clause tells a state found and none is the reply's own doing."""
-        return self.told(clauses, standing) == "report"
-
     def told(self, clauses: Sequence, standing: Sequence[int]) -> str:
         """'report' when each standing claim tells a state found (a status, or after a named lookup);
         'state' when some tell only a present state ([clause.state_now]) and the rest a state found;
