@@ -220,20 +220,25 @@ def test_money_not_paid_out_stays_off_nested_records(tools):
             if r[0].startswith("assessment")] == []
 
 
-# ---- a line's speed by its tier
+# ---- a line's speed: a measure in megabits a second (values.toml [measures.data_rate])
 
-def test_a_speed_asked_or_told_against_the_tier_stored(tools):
+def test_a_speed_asked_or_told_against_the_speed_stored(tools):
     args = {"account": "BB-1", "speed": "1000M", "contract": "MONTHLY"}
     assert ("speed", "mismatch") in asked(tools, "宽带帮我换成 500M 的那个套餐，按月付", args)
     assert ("speed", "match") in asked(tools, "宽带帮我换成千兆的套餐", args)
+    assert ("speed", "match") in asked(tools, "switch me to the 1 Gig plan", args)
     assert ("bandwidth", "mismatch") in told(tools, "Upgraded you to the 500 Mbps plan", {}, {"bandwidth": "300Mbps"})
+    # any speed, not a list of tiers: 250 and 150 are speeds too; a number stored alone is in megabits
+    assert ("bandwidth", "mismatch") in told(tools, "Upgraded you to the 250 Mbps plan", {}, {"bandwidth": 150})
+    assert ("bandwidth", "match") in told(tools, "已升级到 250 兆宽带", {}, {"bandwidth": "250Mbps"})
 
 
 def test_sizes_of_data_and_bare_numbers_name_no_speed(tools):
     reader, _ = tools
-    for text in ("You have 2g of data left", "Added 500MB of data", "换成 500 的套餐"):
-        assert not [v for v in reader.extract(text) if v["type"] == "choice"], text
-
+    for text in ("You have 2g of data left", "Added 500MB of data", "换成 500 的套餐", "your 5G plan"):
+        assert not [v for v in reader.extract(text) if v["type"] == "measure"], text
+    assert [(v["unit"], v["value"]) for v in reader.extract("换成 500M 的套餐") if v["type"] == "measure"] == [
+        ("data_rate", 500.0)]
 
 
 # ---- a place held by its number

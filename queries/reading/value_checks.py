@@ -39,7 +39,7 @@ _DECIMAL = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^-?\d+(?:\.\d+)?$")
 # a "$" or "¥" said without its country is any currency written with it
 _SYMBOL_CURRENCIES = {"$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "MXN"}, "¥": {"CNY", "JPY"},
                       "￥": {"CNY", "JPY"}}
-_ASKABLE = ("time", "choice", "count", "amount", "id", "duration")  # what a request can ask a write to hold
+_ASKABLE = ("time", "choice", "count", "amount", "id", "duration", "measure")  # what a request can ask a write to hold
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TIERS = {"readback": 0, "result": 1, "args": 2}
 _NUMERIC = re.compile(r"^\d{1,3}(?:\.\d)?$")
