@@ -25,7 +25,7 @@
 --   is taken (储物柜也给你租好了).
 -- - also: a claim told as one more thing ("… too", 也, 一并, 并已…) over the one write of an earlier
 --   claim of the reply that says nothing of it (体内驱虫也已一并加到这次就诊里 over one
---   appointments.create for a vaccine).
+--   appointments.create for a vaccine), also beside a headline of its class (预约成功 … 油烟机清洗也加上了).
 -- """
 WITH other_words AS (
     -- a claim that fits its write only by the family of classes, and the words it names
@@ -180,7 +180,10 @@ also_more AS (
     LEFT JOIN tool_in_claim tc ON tc.reply_id = a.reply_id AND tc.clause_no = a.clause_no AND tc.seq = a.seq
     WHERE strpos(coalesce(a.backs, ''), ',also,') > 0 AND strpos(coalesce(b.backs, ''), ',also,') = 0
       AND a.outcome = 'good' AND NOT a.follows AND NOT b.follows AND a.action IN ('create', 'book') AND a.noun IS NOT NULL
-      AND (b.noun IS NOT NULL OR b.object IS NOT NULL)
+      -- (fixg) the earlier claim may name nothing of its own: a headline of its class ("Booked!", 预约成功，… ；
+      -- 油烟机清洗也加上了 over one hs_create_order) is the thing the write made, and the claim told as one
+      -- more beside it is another; only a headline of no class ("Done!", 搞定) says nothing to be one more beside
+      AND (b.noun IS NOT NULL OR b.object IS NOT NULL OR b.action IS NOT NULL)
       AND a.names_object = 0 AND NOT coalesce(a.mentions, FALSE) AND coalesce(ha.near, 0) = 0
       AND o.text_id IS NULL AND tc.reply_id IS NULL
 ),
