@@ -24,7 +24,7 @@ def typer():
 
 
 def _items(plan, text: str) -> list[dict]:
-    return [{"clause": r["clause"], "action": r["action"], "object": r["object"]}
+    return [{"clause": r["clause"], "action": r["action"], "object": r["object"], "backs": r["backs"]}
             for r in read_texts([text], plan)["claim_items"].to_pylist()]
 
 
@@ -71,3 +71,27 @@ def test_a_device_set_is_a_change(typer, name):
 def test_a_thing_set_that_is_no_device_is_still_made_or_read(typer, name):
     c = typer.classify(name)
     assert c.action in ("create", None), c
+
+
+# ---- money taken off or let go is a thing of its own: a coupon applied, a fine or a late fee cleared
+@pytest.mark.parametrize("text, obj", [
+    ("Your $2.75 library fine is cleared.", "fee"), ("The late fee has been waived.", "fee"),
+    ("滞纳金已经帮你结清了。", "fee"), ("那张满50减8的券已抵扣。", "coupon"), ("红包已抵用。", None),
+])
+def test_a_coupon_or_a_fine_is_a_thing_a_write_must_name(plan, text, obj):
+    got = _items(plan, text)
+    assert got and got[0]["object"] == obj, got
+    if obj:
+        assert got[0]["backs"].endswith("named,"), got
+
+
+@pytest.mark.parametrize("text", ["That's fine, I'll keep the 7 PM slot for you.", "No late fee applies to this renewal."])
+def test_fine_as_a_word_or_a_fee_denied_claims_no_fee(plan, text):
+    assert all(i["object"] != "fee" for i in _items(plan, text)), _items(plan, text)
+
+
+@pytest.mark.parametrize("text", ["Re-sent to the backup printer and all 40 labels came out fine.",
+                                  "The replacement works fine now, I've closed the ticket."])
+def test_fine_as_an_adverb_names_no_fee(plan, text):
+    assert all(i["object"] != "fee" for i in _items(plan, text)), _items(plan, text)
+

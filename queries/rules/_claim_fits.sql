@@ -28,8 +28,9 @@
 -- - a send claim is fitted by a write whose call asked it to send as it
 --   went ({"sendEmail": true}: users.resetPassword backs "I've sent you a
 --   reset link"), or named the channel it delivers by ({"delivery": "sms"}).
--- - a claim about a device ([object_named]: backs ends ",named,") is fitted
---   only by a write whose tool names its kind or whose call mentions it.
+-- - a claim about a device, a coupon or a fine ([object_named]: backs ends ",named,") is fitted
+--   only by a write whose tool names its kind or whose call mentions it; a tool naming it fits
+--   whatever its class (fines.pay backs "your fine is cleared").
 -- - a write that only keeps a record ([record_only]: crm.add_note, claims.save_draft) fits only a
 --   claim that says it noted, logged or saved (backs carries ",records,") or names the note itself.
 -- - a write that returned the id the claim tells of its object ("Order
@@ -165,6 +166,9 @@ fits AS (
               -- a device (backs ends ",named,": [object_named]) is backed only by a write naming its kind or
               -- mentioning it: a thermostat's write backs no "the front door is locked"
               WHEN strpos(coalesce(p.backs, ''), ',named,') > 0 AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE
+              -- (fixg) ... and a write whose tool names it backs it whatever its verb: paying a fine clears it
+              -- ("Your fine is cleared" over fines.pay), a lock's lock locks the door
+              WHEN strpos(coalesce(p.backs, ''), ',named,') > 0 AND p.names_object = 1 THEN TRUE
               -- (unless its own call mentions the thing: reservations.create{check_in} books a room
               -- though hotel.booking.create names hotels, in a file that holds both agents' runs)
               WHEN p.is_named = 1 AND p.names_object = 0 AND p.mentions = FALSE THEN FALSE
