@@ -95,3 +95,30 @@ def test_fine_as_a_word_or_a_fee_denied_claims_no_fee(plan, text):
 def test_fine_as_an_adverb_names_no_fee(plan, text):
     assert all(i["object"] != "fee" for i in _items(plan, text)), _items(plan, text)
 
+
+# ---- a thing on its way to the user's inbox or phone was sent; a copy a write makes follows from it
+@pytest.mark.parametrize("text", ["The intake forms are on their way to your inbox.",
+                                  "Your signed lease is on its way to your email now."])
+def test_a_thing_on_its_way_to_the_users_inbox_is_a_send(plan, text):
+    got = _items(plan, text)
+    assert got and got[0]["action"] == "send" and got[0]["object"] is None, got
+
+
+@pytest.mark.parametrize("text", ["Your receipt is on its way to your inbox.", "电子登机牌已发到你手机上。",
+                                  "登机牌已经发到您的 App 里了。"])
+def test_a_copy_a_write_makes_sent_to_the_user_follows_from_it(plan, text):
+    got = _items(plan, text)
+    assert got and got[0]["object"] == "mailed_copy", got
+
+
+@pytest.mark.parametrize("text", ["体检报告已发到你手机上。", "Your package is on its way to your door."])
+def test_a_report_sent_or_a_parcel_on_its_way_is_no_copy_of_a_write(plan, text):
+    assert all(i["object"] != "mailed_copy" for i in _items(plan, text)), _items(plan, text)
+
+
+@pytest.mark.parametrize("name, is_write", [("checkin_passenger", True), ("hotel.check_in", True),
+                                            ("flight_checkin", True), ("checkin.status", False),
+                                            ("get_check_in_status", False)])
+def test_a_check_in_changes_the_booking_its_status_is_read(typer, name, is_write):
+    c = typer.classify(name)
+    assert c.is_write == is_write and (c.action == "update" or not is_write), c
