@@ -8,8 +8,13 @@ of totals."""
 
 from __future__ import annotations
 
+import re
+
 from .field_words import FieldWords
 from .tools import words
+from .values import singular
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def added_line(told: dict, fits: list, fw: FieldWords) -> tuple | None:
@@ -23,3 +28,11 @@ def added_line(told: dict, fits: list, fw: FieldWords) -> tuple | None:
         return None
     s = own[0]
     return s.field, s.value, s.source, s.written, "match" if s.value == told.get("value") else "mismatch"
+
+
+def item_words(text: str) -> set[str]:
+    """The words a thing is named by: English words of three letters or more, singular; in Chinese,
+    each two characters in a row (每日鲜语牛奶 and 每日鲜语 950ml share 每日, 鲜语)."""
+    low = text.lower()
+    cjk = "".join(ch if _CJK.match(ch) else " " for ch in low).split()
+    return {singular(w) for w in re.findall(r"[a-z]{3,}", low)} | {run[i:i + 2] for run in cjk for i in range(len(run) - 1)}

@@ -32,7 +32,16 @@ class FieldWords:
         self.generic_items = set(f.get("generic_items", []))
         self.record_times = set(f.get("record_times", []))
         self.id_kinds = {kind: set(ws) for kind, ws in f.get("id_kinds", {}).items()}
+        self.bound = set(f.get("bound", []))  # (fixh) a condition's bound: alert_threshold, min_balance
+        self.left = set(f.get("left", []))  # (fixh) what is left: remaining_this_month, passes_left
         self.measures = Measures(lex.get("values", {}))  # temperatures and percentages: the fields of each
+
+    def off_kind(self, told: dict, key: list[str]) -> bool:
+        """A bound asked ("below $50", value_run.askable) against a field of no bound, or a count of what is
+        left ("4 left") against a field of nothing left: not the same kind of value (value_cues.py reads both).
+        A bound told in a claim is compared as any amount: over a write that moved other money, it says the
+        claim is of another write (value_checks_sql: unbacked, 自动缴费已开通：余额低于 ¥50 时自动充值)."""
+        return bool(told.get("bound_only") and not self.bound & set(key) or told.get("left") and not self.left & set(key))
 
     def kinds_of(self, kind: str | None) -> set:
         """The key words of fields holding an id of this kind (a kind not listed: its own name)."""

@@ -22,7 +22,7 @@ import json
 import re
 from datetime import datetime
 
-from .count_fits import added_line
+from .count_fits import added_line, item_words as _item_words
 from .durations import length_agrees
 from .field_words import FieldWords, plain_id, shape as id_shape
 from .objects import ObjectGroups
@@ -166,6 +166,8 @@ class Comparer:
                     fits = wrong[0]
                 else:  # both fields agreed: another day or clock told in the clause is about another thing
                     halves = [next(s for s, ok in half if ok) for half in (shapes["day"], shapes["clock"])]
+            elif shapes["full"] and shapes["day"]:  # (fixh) a day with its clock: a field holding both (bank_cutoff),
+                fits = shapes["full"]  # not a date beside it (pay_date), is what it tells
         good = [s for s, ok in fits if ok]
         s = good[0] if good else next((s for s, _ in fits if s.source == "readback"), fits[0][0])
         if good and kind == "amount" and told.get("currency"):
@@ -178,12 +180,12 @@ class Comparer:
         return s.field, s.value, s.source, s.written, "match" if good else "mismatch"
 
     def _stored_member(self, enum: str, v: str, key: list[str]) -> str | None:
-        """The member a stored value names in a record's own words: a code the enum lists under
-        `stored` in a field of its kind (seatClass FIRST), or a Chinese name ending in a member's
-        character (烟灰 is grey, 雾霾蓝 blue)."""
+        """The member a stored value names in its record's words: a code listed under `stored` in a field of its
+        kind (seatClass FIRST; UNL_STARTER: the one its words name), or a Chinese name's last character (烟灰: grey)."""
         codes, fields = self.stored_names.get(enum, ({}, set()))
-        if codes and fields & set(key) and (member := codes.get(_norm(v))) is not None:
-            return member
+        found = {codes[w] for w in [_norm(v), *_norm(v).split()] if w in codes} if fields & set(key) else set()
+        if len(found) == 1:
+            return found.pop()
         heads = self.zh_heads.get(enum)
         name = v.strip().removesuffix("色")
         if heads and 2 <= len(name) <= 5 and _CJK.fullmatch(name[-1]) and all(_CJK.match(ch) for ch in name):
@@ -260,7 +262,8 @@ class Comparer:
             minor = last in self.fw.minor and any(w in self.fw.amount for w in key[:-1])
             if isinstance(v, str) and _DECIMAL.match(v.strip()):  # "89.50", "1,243.18": decimals kept as text
                 v = float(v.replace(",", "")) if "." in v else int(v.replace(",", ""))
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (minor or last in self.fw.amount):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (minor or last in self.fw.amount) \
+                    or self.fw.off_kind(told, key):
                 return None
             want = float(told.get("value") or 0)
             v = abs(v)  # money given back is often stored negative (payment_history: -512 refunded)
@@ -273,7 +276,8 @@ class Comparer:
                 return None
             if s.label and not told.get("object"):
                 return None  # a count of nothing named (共 3 件) says nothing of one line item
-            if not (last in self.fw.count or "_".join(key) in self.fw.count or _names(told.get("object"), key, self.groups)):
+            if self.fw.off_kind(told, key) or not (told.get("left") or last in self.fw.count or "_".join(key) in self.fw.count
+                                                   or _names(told.get("object"), key, self.groups)):
                 return None
             if ({last, "_".join(key)} & self.fw.people and (obj := told.get("object"))
                     and not _names(obj, key, self.groups) and not self._people(obj)):
@@ -302,14 +306,6 @@ class Comparer:
             return bool(a) and (a in b or b in a)
         # a temperature, a percentage: against a field of its kind only (measures.py)
         return self.fw.measures.fits(told, key, v) if kind == "measure" else None
-
-
-def _item_words(text: str) -> set[str]:
-    """The words a thing is named by: English words of three letters or more, singular; in Chinese,
-    each two characters in a row (每日鲜语牛奶 and 每日鲜语 950ml share 每日, 鲜语)."""
-    low = text.lower()
-    cjk = "".join(ch if _CJK.match(ch) else " " for ch in low).split()
-    return {singular(w) for w in re.findall(r"[a-z]{3,}", low)} | {run[i:i + 2] for run in cjk for i in range(len(run) - 1)}
 
 
 def _currency_of(amount: Stored, stored: list[Stored]) -> Stored | None:

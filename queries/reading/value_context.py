@@ -20,6 +20,7 @@ import re
 from .amount_labels import AmountLabels
 from .durations import found_lengths
 from .measures import Measures
+from .value_cues import ValueCues
 from .word_patterns import alt, key
 
 _PIECE = re.compile(r"(?:[^，,;；。.!?！？\n]+?)(?=[，,;；。!?！？\n]|\.(?:\s|$)|\s(?:and|then)\s|然后|并且|$)", re.I)
@@ -62,6 +63,7 @@ class ValueContext:
         self.wake_part = w.get("part", "morning")
         self.measures = Measures(lex, times.num)  # temperatures and percentages told
         self.labels = AmountLabels(lex)  # an amount named by the word beside it (押金 350 元)
+        self.cues = ValueCues(lex, times.num)  # what the words right beside a value say it is (value_cues.py)
 
     def apply(self, low: str, text: str, kept: list) -> None:
         """Mark and add values in `kept` ((start, end, value) in order of position) in place."""
@@ -86,6 +88,7 @@ class ValueContext:
         for s, _e, v in kept if self.others_re is not None else ():
             if v["type"] == "id" and self.others_re.search(low, max(0, s - 28), s):
                 v["other"] = True  # another person's id: who else it is for (not asked of the user's write)
+        self.cues.apply(low, text, kept)
 
     def _bare_range(self, low: str, text: str, kept: list, times: list) -> None:
         if any(v["hour"] is not None for v in times):

@@ -28,8 +28,10 @@ RESULT_COLUMNS = [("check_kind", "VARCHAR"), ("k", "UBIGINT"), ("vi", "INTEGER")
 
 def askable(values: list[dict]) -> list[dict]:
     """The values of a request a write can be asked to hold; an id given as another person's (她会员号 …)
-    says who else the thing is for, not what this write holds."""
-    return [v for v in values if v.get("type") in _ASKABLE and not v.get("other")]
+    says who else the thing is for, not what this write holds. A bound asked ("top up when it drops below
+    $50") asks for a bound: only a field holding one (min_balance) holds it (field_words.off_kind)."""
+    return [{**v, "bound_only": True} if v.get("bound") else v
+            for v in values if v.get("type") in _ASKABLE and not v.get("other")]
 
 
 def _requests(con: duckdb.DuckDBPyConnection, version: str, cached: bool, reader) -> None:

@@ -121,8 +121,8 @@ class ValueReader:
             rf"(?<![第\d.．])(?<!第\s)(?P<n>\d{{1,4}}|{zh_n}{{1,4}})\s*"
             rf"(?P<clf>{alt(c['classifiers_zh'] + c['selfcounted_zh'], False)})")
         self.selfcounted = set(c["selfcounted_zh"])
-        self.ends_zh = re.compile(rf"\s*(?:{_EDGE}|$)")
-        self.total_zh_re = re.compile(rf"(?:{alt(c.get('total_zh', []), False)})\s*$")
+        self.ends_zh = re.compile(rf"\s*(?:{_EDGE}|$|{alt(c.get('ends_zh', []) or ['$'], False)})")  # (fixh) 牛油果 6 个已经…
+        self.total_zh_re = re.compile(rf"(?:{alt(c.get('total_zh', []) + c.get('bought_zh', []), False)})\s*$")
         self.before_zh_re = re.compile(  # 猫粮买 3 袋: a verb between
             rf"(?P<noun>[^{c['stop_zh']}\W\d_A-Za-z]{{2,8}}?)\s*(?:{alt(c.get('adverbs_between_zh', []), False)})?"
             rf"(?:{alt(c.get('verbs_between_zh', []), False)})?\s*$")
