@@ -249,10 +249,13 @@ def _claim_values(r, i: int, values) -> list[dict]:
                 money = _MONEY_MOVES.search(c.text) is not None or bool(values.moved_re and values.moved_re.search(c.text.lower()))
                 made = alone and r.segments[k].sentence == head.sentence + 1
                 # (fixh) and what the write left ("4 left for December", 还剩 3 次): compared only with a field of
-                # what is left (value_cues.py)
+                # what is left (value_cues.py); and, after the reply's one claim, a quotation set out after a
+                # colon in the next sentence ('I left this note for them: "Gate code …"'): the text it wrote
+                quoted = made and k > 0 and r.segments[k - 1].closer.strip() in (":", "：") and bool(
+                    values.context.text_said.search(r.clauses[k - 1].text.lower()))
                 found += [v for v in _clause_values(r, k, values) if v not in found and (
                     (v.get("type") == "amount" and money) or (v.get("type") == "id" and v.get("kind") and made)
-                    or v.get("left"))]
+                    or v.get("left") or (v.get("type") == "quote" and quoted))]
         # the record it made, set out line by line after it ("**Pick-up:** LAX, Fri Dec 4 at 11:00 PM",
         # "**Order #:** 48-1290-3371", 备注：「…」): each line's label says what its values are
         found += [v for v in _label_lines(r, stop, values) if v not in found]

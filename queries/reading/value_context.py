@@ -64,6 +64,8 @@ class ValueContext:
         self.measures = Measures(lex, times.num)  # temperatures and percentages told
         self.labels = AmountLabels(lex)  # an amount named by the word beside it (押金 350 元)
         self.cues = ValueCues(lex, times.num)  # what the words right beside a value say it is (value_cues.py)
+        # (fixh) words naming a text a write stores, before a quotation's colon (tables._claim_values)
+        self.text_said = re.compile(alt(lex.get("fields", {}).get("text_said", []) or ["$^"]))
 
     def apply(self, low: str, text: str, kept: list) -> None:
         """Mark and add values in `kept` ((start, end, value) in order of position) in place."""
