@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import narration, proposals, retraction
+
 _COLON = (":", "：")
 _COMMA = (",", "，")
 
@@ -63,15 +65,24 @@ class Framing:
         """Where the correction word opening text ends ("correction, the 7:40"), or -1."""
         return self._frames(text)[2]
 
+    def _ours(self, text: str) -> bool:
+        """The reply as the doer: named ([clause.our_doing]) or a bare past verb opening ([clause.our_headline])."""
+        return self._first("our_doing", text) is not None or self._first("our_headline", text) is not None
+
     def reframe(self, clauses: list, segments: list) -> list:
-        """The clause readings with framed ones re-kinded."""
+        """The clause readings with framed ones re-kinded; then a consent asked for a promise (proposals.py), a
+        correction that takes back (retraction.py), a retry or a modifier cut at a comma (narration.py)."""
+        out = proposals.propose(self._first, self._reframe(clauses, segments), segments)
+        return narration.reread(self._first, retraction.withdraw(self._first, out, segments), segments)
+
+    def _reframe(self, clauses: list, segments: list) -> list:
         out = list(clauses)
         for i, seg in enumerate(segments):
             template, status, _, condition, _, caught, note, others = self._frames(seg.text)
             # (a promise with no subject of its own goes on with the other party of the clause before it in its
             # sentence: 你签完之后物业会盖章，钥匙交接时间会短信通知你)
             others = others or (i > 0 and segments[i - 1].sentence == seg.sentence and self._frames(segments[i - 1].text)[7]
-                                and self._first("our_doing", seg.text) is None)
+                                and not self._ours(seg.text))
             if others and out[i].kind == "completion" and (out[i].action, out[i].object) == ("create", "reminder"):
                 out[i] = replace(out[i], kind="future")  # another party will tell the user: not the reply's promise
             if note and seg.closer in _COLON:  # the rest of a note's line is what the write stored
@@ -95,7 +106,7 @@ class Framing:
                     if segments[k].sentence != seg.sentence:
                         break
                     # (not the reply's own doing: "No conflicts came back, and I've opened the new matter")
-                    if out[k].kind == "completion" and self._first("our_doing", segments[k].text) is None:
+                    if out[k].kind == "completion" and not self._ours(segments[k].text):
                         out[k] = replace(out[k], kind="pre_existing")
             if (condition and i + 1 < len(out) and segments[i + 1].sentence == seg.sentence
                     and out[i + 1].kind == "completion" and (out[i + 1].action, out[i + 1].object) == ("create", "reminder")):
@@ -104,7 +115,7 @@ class Framing:
                     and self._frames(seg.text)[4] and (lead := self._lead(out[i - 1])) is not None):
                 out[i] = replace(out[i], kind=lead)
             if (i > 0 and out[i - 1].kind == "completion" and segments[i - 1].sentence == seg.sentence
-                    and self._first("blocked", seg.text) is not None and self._first("our_doing", segments[i - 1].text) is None):
+                    and self._first("blocked", seg.text) is not None and not self._ours(segments[i - 1].text)):
                 # the state is why the thing could not be done (not work done), and this clause admits it
                 out[i - 1], out[i] = replace(out[i - 1], kind="pre_existing"), replace(out[i], admits=True)
         return out
