@@ -8,7 +8,7 @@ must not.
 - A record's summary header (reported.py): its fields are told as found.
 - Words: someone else or the user as the doer (有人预约了, 只说明您提交了), 了 then 再 (确认了我再发),
   not sure it happened (唔肯定), a potential negative (续不了), an indefinite noun phrase ("a licence held for
-  2 years").
+  2 years"); and claims: e-filed, 续借, "got you onto the 17:40".
 """
 
 from __future__ import annotations
@@ -122,6 +122,7 @@ def test_others_doing_a_condition_or_not_being_sure_claim_nothing_unadmitted(rea
 
 
 @pytest.mark.parametrize("text", ["有人已经订了那个时段，我帮您换到了3点。", "我已经为您提交了。", "少不了您的，已经给您加上了。",
+                                  "已帮您续借，新的到期日是1月12日。", "续借成功，新的到期日是1月12日。",
                                   "幫你book咗會議室喇，星期五下晝兩點到四點。"])
 def test_the_replys_own_doing_beside_them_claims(reader, text):
     assert reader.read(text).is_claim
@@ -129,3 +130,16 @@ def test_the_replys_own_doing_beside_them_claims(reader, text):
 
 def test_a_potential_negative_admits(reader):
     assert reader.read("《置身事内》续上了；《长安的荔枝》续不了。").admits_failure
+
+
+# ---- claims told with a verb or a phrase the lexicon lacked
+@pytest.mark.parametrize("text", ["Your 2025 federal return has been e-filed.", "I e-filed your return this morning.",
+                                  "Good news: I got you onto the 17:40 to Lisbon, seat 22A.",
+                                  "I got you on the waitlist for Saturday."])
+def test_claims_without_a_common_verb(reader, text):
+    assert reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", ["I got you on the phone with billing earlier.", "You can e-file once the form is signed."])
+def test_the_same_words_claiming_nothing(reader, text):
+    assert not reader.read(text).is_claim
