@@ -35,21 +35,20 @@ class Reported:
         'state' when some tell only a present state ([clause.state_now]) and the rest a state found;
         'claim' when any is the reply's own doing or told some other way."""
         looked = next((i for i, c in enumerate(clauses) if self._first("looked_up", c.text) is not None), None)
-        # a record's summary header ("Ticket summary:", 工单概况：) names a lookup too; the fields it lists open
-        # with their participle ("reported twice"), so among them only a doer named is the reply's own doing
+        # a record's summary header ("Ticket summary:", 工单概况：) lists that record's fields: told as read of that
+        # record ('state': a report only over a read of one record, not after a search). The fields open with their
+        # participle ("reported twice"), so among them only a doer named is the reply's own doing
         summary = next((i for i, c in enumerate(clauses) if self._first("record_summary", c.text) is not None), None)
-        looked = summary if looked is None or (summary is not None and summary < looked) else looked
-        if not standing or any(i != looked and self._first("our_work", c.text) is not None
+        if not standing or any(i not in (looked, summary) and self._first("our_work", c.text) is not None
                                for i, c in enumerate(clauses)):
             return "claim"
         told = "report"
         for j in standing:
-            text = clauses[j].text
-            if self._first("our_doing", text) is not None or (
-                    (summary is None or summary > j) and self._first("our_headline", text) is not None):
+            text, listed = clauses[j].text, summary is not None and summary < j
+            if self._first("our_doing", text) is not None or (not listed and self._first("our_headline", text) is not None):
                 return "claim"
             if (looked is None or looked > j) and self._first("status", text) is None:
-                if self._first("state_now", text) is None:
+                if not listed and self._first("state_now", text) is None:
                     return "claim"
                 told = "state"
         return told
