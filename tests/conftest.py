@@ -45,3 +45,13 @@ def warehouse():
         con = db.connect(str(Path(tmp) / "w.duckdb"))
         yield con, Path(tmp)
         con.close()
+
+
+# Files that take the longest, run first: with two workers taking whole files (README's test command,
+# pytest-xdist --dist loadfile), the Spark differential (about 22 minutes of one worker) started last
+# would leave the other worker idle at the end. The rest keep their order; tests do not depend on it.
+_LONGEST_FIRST = ("tests/test_engines_spark.py",)
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in _LONGEST_FIRST)
