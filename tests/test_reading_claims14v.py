@@ -78,9 +78,19 @@ def test_a_send_again_with_its_thing_or_a_result_after_a_retry_claims(reader, te
     "Bring your permit and a registered, insured car.",
     "You'll need a valid, signed lease and a recent payslip.",
     "Please bring a completed, signed consent form.",
+    "A parcel delivered to the wrong address is covered by our policy.",
+    "A booking made through a partner site can't be changed here.",
+    "Any order placed after 5pm ships tomorrow.",
 ])
 def test_modifiers_and_an_indefinite_noun_phrase_claim_nothing(reader, text):
     assert not reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", ["A reminder set for 8pm tomorrow ✅", "A table booked for 4 at 7pm.",
+                                  "An appointment booked with Dr Lee for Tuesday 3pm."])
+def test_an_indefinite_headline_standing_alone_claims(reader, text):
+    # the headline written with an article: nothing follows to make it the subject of another verb
+    assert reader.read(text).is_claim
 
 
 @pytest.mark.parametrize("text", ["Booked a table, added a note for the birthday.",
