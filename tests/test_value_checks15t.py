@@ -3,35 +3,22 @@ must (found) and must-not (left alone) cases in words of their own, not the set'
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from trace_audit.queries.lexicon import compile_lexicon
-from trace_audit.queries.reading.stored_values import stored_values
-from trace_audit.queries.reading.told_times import one_clause_time
-from trace_audit.queries.reading.value_checks import Comparer, _compared
-from trace_audit.queries.reading.value_run import askable
+from value_support import asked_verdicts, told_verdicts, value_tools
 
 
 @pytest.fixture(scope="module")
 def tools():
-    lex = compile_lexicon()
-    return lex.value_reader(), Comparer(lex.data)
+    return value_tools()
 
 
 def told(tools, text, args, result=None, error=None, at="2026-12-01T20:00:00+08:00", zone="Asia/Shanghai"):
-    reader, cmp = tools
-    stored = stored_values(json.dumps(args), json.dumps(result) if result is not None else None, error, None,
-                           cmp.patterns)
-    return [(r[1], r[-1]) for r in _compared(cmp, reader.extract(text), stored, at, zone, zone_known=True)]
+    return told_verdicts(tools, text, args, result, error, at, zone)
 
 
 def asked(tools, text, args, at="2026-12-01T20:00:00+08:00", zone="Asia/Shanghai"):
-    reader, cmp = tools
-    stored = stored_values(json.dumps(args), None, None, None, [])
-    wants, join = one_clause_time(text, askable(reader.extract(text)))
-    return [(r[1], r[-1]) for r in _compared(cmp, wants, stored, at, zone, True, join_days=join)]
+    return asked_verdicts(tools, text, args, at, zone)
 
 
 # ---- a choice stored as a code of words and digits names the member its words name
