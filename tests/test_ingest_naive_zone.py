@@ -46,6 +46,23 @@ def test_naive_times_read_as_utc_by_default_are_stored_and_said(tmp_path, capsys
                             (str(tmp_path / "naive.jsonl"), "UTC", "default", True)]
 
 
+def test_a_file_whose_records_were_all_quarantined_is_not_named(tmp_path, capsys, monkeypatch):
+    """Its naive times were never read (nothing was stored), so the note would mislead; a file beside it
+    that stored naive times is still named."""
+    monkeypatch.delenv("TRACE_AUDIT_TZ", raising=False)
+    labels = [{"trace_id": "x1", "annotations": [], "created": "2026-11-20 08:00:00"}]  # no trace format
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    (tmp_path / "naive.jsonl").write_text(json.dumps(NAIVE) + "\n")
+    path = str(tmp_path / "w.duckdb")
+    assert main(["ingest", str(tmp_path / "labels.json"), str(tmp_path / "naive.jsonl"), "--db", path,
+                 "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert f"note: {tmp_path / 'naive.jsonl'} holds times without a UTC offset" in err
+    assert "labels.json holds" not in err and "more file(s)" not in err
+    assert [(p.rsplit("/", 1)[-1], naive) for p, _, _, naive in _files(path)] == [
+        ("labels.json", False), ("naive.jsonl", True)]
+
+
 @pytest.mark.parametrize("how", ["--tz", "env"])
 def test_a_named_zone_is_stored_and_nothing_is_said(tmp_path, capsys, monkeypatch, how):
     (tmp_path / "naive.jsonl").write_text(json.dumps(NAIVE) + "\n")

@@ -300,7 +300,10 @@ def _ingest_one(con, decoder: Decoder, source: Source, max_record_bytes: int, pr
                 for table, n in hook.after_file(con, mine).items():
                     result.counts[table] = result.counts.get(table, 0) + n
         result.formats = sorted(formats)
-        result.naive_times = has_naive_times(source.path)
+        # A file whose every record was quarantined stored no time at all, so none was read as UTC:
+        # a note naming it would send the user to re-load a file that holds no trace.
+        stored = any(n for table, n in result.counts.items() if table != "ingest_errors")
+        result.naive_times = stored and has_naive_times(source.path)
         con.execute(
             "INSERT INTO ingest_files (path, sha256, size_bytes, format, tasks, steps, messages, audit_logs, errors, "
             "ingested_at, tz, tz_source, naive_times) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
