@@ -137,3 +137,26 @@ def test_real_who_and_when_logs_load_with_failed_code_runs(db_path):
     stored = query(db_path, "SELECT content FROM messages WHERE task_id = ? "
                             "ORDER BY CAST(metadata ->> '$.message_index' AS INTEGER)", [task_id])
     assert [c for (c,) in stored] == [h["content"] for h in doc["history"]]
+
+
+def test_real_magentic_one_logs_judge_only_what_reaches_the_user(db_path):
+    """Magentic-One (Who&When Hand-Crafted): the orchestrator's thoughts (its plan and ledger) and its
+    instructions to agents are orchestration the user never reads, and a WebSurfer's "I clicked ..."
+    is the output of the step it records. None of them is a reply: before, their ledgers ("The
+    request has not yet been satisfied ...") and browser reports made 54 said-but-not-done findings
+    on 13 question-answering runs that wrote nothing."""
+    paths = sorted((REAL / "who_and_when" / "Hand-Crafted").glob("*.json"))
+    ingest([str(p) for p in paths], db_path, progress=False)
+    roles = dict(query(db_path, "SELECT metadata ->> '$.source_role' AS said_as, "
+                                "string_agg(DISTINCT role, ',' ORDER BY role) FROM messages GROUP BY said_as"))
+    assert roles["Orchestrator (thought)"] == "system"
+    assert roles["Orchestrator (-> WebSurfer)"] == "system"
+    assert roles["WebSurfer"] == "tool" and roles["FileSurfer"] == "tool"
+    assert roles["Orchestrator (termination condition)"] == "assistant" and roles["human"] == "user"
+    # every tool agent's reply is its step's output: as many tool messages as WebSurfer/FileSurfer steps
+    assert query(db_path, "SELECT count(*) FROM messages WHERE role = 'tool'") == \
+        query(db_path, "SELECT count(*) FROM steps WHERE tool IN ('WebSurfer', 'FileSurfer', 'Coder', "
+                       "'ComputerTerminal')")
+    judged = [e["reply"] for found in said_but_not_done(db_path).values() for e in found]
+    assert not [r for r in judged if r.startswith(("Initial plan", "Updated Ledger", "I clicked", "I typed"))]
+    assert len(judged) <= 2  # what is left: two "SCENARIO.PY COMPLETE" banners after a final answer

@@ -18,7 +18,13 @@ human is `user`; a code executor (`Computer_terminal`, `ComputerTerminal`) is `t
 other agent is `assistant`, the agent's name in `metadata.agent`. A code executor's reply is a
 step (tool = the executor, args = the code blocks of the message before it); an exit code
 other than 0 fails it. A tool agent's (WebSurfer, FileSurfer) reply to an orchestrator's
-request is a step too (tool = the agent, args = the request).
+request is a step too (tool = the agent, args = the request), and its text is that step's
+output, `tool` like an executor's ("I clicked 'See more results'" is what the browser did, told
+to the orchestrator, not to the user). The orchestrator's own thinking (`Orchestrator (thought)`:
+its plan and progress ledger) and its instructions to an agent (`Orchestrator (-> WebSurfer)`)
+are `system`: orchestration the user never reads, as a system prompt is. Only what reaches the
+user (`Orchestrator (termination condition)` / `(final answer)`, or a speaker with no such note)
+is a reply to judge.
 """
 
 from __future__ import annotations
@@ -40,16 +46,23 @@ _LABELS = ("question_ID", "level", "ground_truth", "is_correct", "is_corrected",
 _TERMINATE = re.compile(r"^\s*TERMINATE\s*$")
 
 
-def _speaker(entry: dict[str, Any]) -> tuple[str, str | None]:
-    """(who spoke, whom an orchestrator addressed): Magentic-One puts both in `role`."""
+# Magentic-One's notes on an orchestrator's message that the user never reads.
+_UNSEEN_NOTES = frozenset({"thought"})
+
+
+def _speaker(entry: dict[str, Any]) -> tuple[str, str | None, str | None]:
+    """(who spoke, whom an orchestrator addressed, the note in brackets): Magentic-One puts all
+    three in `role` ("Orchestrator (-> WebSurfer)", "Orchestrator (thought)")."""
     name = entry.get("name")
     role = str(entry.get("role") or "")
     if isinstance(name, str) and name.strip():
-        return name.strip(), None
-    found = re.match(r"^\s*([^()]+?)\s*\((?:->\s*([^)]+)|[^)]*)\)\s*$", role)
+        return name.strip(), None, None
+    found = re.match(r"^\s*([^()]+?)\s*\((?:->\s*([^)]+)|([^)]*))\)\s*$", role)
     if found:
-        return found.group(1), found.group(2).strip() if found.group(2) else None
-    return role.strip(), None
+        addressed = found.group(2).strip() if found.group(2) else None
+        note = found.group(3).strip().lower() if found.group(3) else None
+        return found.group(1), addressed, note
+    return role.strip(), None, None
 
 
 class Ag2Reader(PythonReader):
@@ -72,10 +85,10 @@ class Ag2Reader(PythonReader):
             if not isinstance(entry, dict):
                 raise RowError(f"field {key}[{pos}]: expected a message object, got {type(entry).__name__}")
             text = content_text(entry.get("content"))
-            who, addressed = _speaker(entry)
+            who, addressed, note = _speaker(entry)
             low = who.lower().replace(" ", "")
             role = "user" if low in ("human", "user") and not entry.get("name") else \
-                "tool" if low in EXECUTORS else "assistant"
+                "tool" if low in EXECUTORS else "system" if addressed or note in _UNSEEN_NOTES else "assistant"
             meta = {"agent": who, "source_role": entry.get("role")}
             if addressed:
                 meta["to"] = addressed
@@ -87,7 +100,7 @@ class Ag2Reader(PythonReader):
                 transcript.settle(step, text, text=text, shell=True)
             elif low in TOOL_AGENTS and role == "assistant" and who in asked:
                 step = transcript.call(who, {"request": asked.pop(who)}, at_message=pos - 1 if pos else 0)
-                transcript.add_message(role, text, meta=meta)
+                transcript.add_message("tool", text, meta=meta)
                 transcript.settle(step, text, text=text)
             else:
                 transcript.add_message(role, text, meta=meta)
