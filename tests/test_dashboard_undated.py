@@ -82,3 +82,24 @@ def test_undated_writes_are_typed_as_the_rules_type_them(tau_db):
     finally:
         con.close()
     assert int(u["write_steps"]) == want > 0
+
+
+def test_an_incident_with_no_user_is_listed_with_a_dash_not_nan(monkeypatch, tmp_path):
+    """A Who&When group chat records no user id: its incident's link reads "—" where the user goes
+    (it read "nan" or "None", a missing value printed, before)."""
+    from test_reader_agent_logs import REAL
+
+    path = str(tmp_path / "ww.duckdb")
+    ingest([str(REAL / "who_and_when" / "Algorithm-Generated" / "1.json")], path, progress=False)
+    con = db.connect(path)
+    try:
+        run_rules(con)
+        assert con.execute("SELECT count(*) FROM findings WHERE rule_id = 'said_but_not_done' "
+                           "AND user_id IS NULL").fetchone() == (1,)
+    finally:
+        con.close()
+    at = app(monkeypatch, path, "incidents")
+    labels = [str(e.proto.label) for e in at.get("page_link") if "investigate" in str(e.proto.page)]
+    assert len(labels) == 1
+    parts = labels[0].split(" · ")
+    assert parts[2] == "—" and not {"nan", "None"} & set(parts)

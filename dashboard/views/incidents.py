@@ -62,7 +62,8 @@ page = st.number_input("Page", 1, max(pages, 1), 1, key="ta_incident_page") if p
 for i in range((page - 1) * PAGE, min(page * PAGE, len(rows))):
     r = rows.iloc[i]
     review = f"{marks.WORDS[r['mark']]} · " if isinstance(r["mark"], str) else ""
-    label = plain(f"{ctx.ts(r['event_time'])} · {r['kind'].replace('_', ' ')} · {review}{r['user_id']} · "
-                  f"{(r['reply'] if isinstance(r['reply'], str) else '')[:60]}")
+    # each part through plain(): a transcript with no user id shows "—", not pandas' "nan"
+    label = (f"{ctx.ts(r['event_time'])} · {plain(r['kind']).replace('_', ' ')} · {review}{plain(r['user_id'])} · "
+             f"{plain(r['reply'] if isinstance(r['reply'], str) else '')[:60]}")
     st.page_link("views/investigate.py", label=md(label),
                  query_params=ctx.link_params(**turns.incident_link(r), kind=kind))
