@@ -43,11 +43,22 @@ class WeeklyReport:
     stuck_total: int
     runs: pd.DataFrame
     daily: pd.DataFrame
+    undated_turns: int = 0                   # turns with no time: in no week, so not in the numbers above
+    undated_incidents: int = 0               # their said-but-not-done findings, listed with the week's
     generated_at: datetime = field(default_factory=lambda: datetime.now().astimezone())
 
     @property
     def title(self) -> str:
         return f"Weekly reliability review {self.week} ({self.since} – {self.until}, {self.tz})"
+
+    def undated_note(self) -> str | None:
+        """What the week's numbers leave out: turns with no time (as the dashboard's overview says)."""
+        if not self.undated_turns:
+            return None
+        return (f"{self.undated_turns:,} turns have no time (transcripts that record none, such as tau-bench): "
+                "they belong to no week, so they are not in the table above"
+                + (f"; their {self.undated_incidents:,} said-but-not-done incidents are listed under Top incidents."
+                   if self.undated_incidents else "."))
 
     def jump_sentences(self) -> list[str]:
         """Where each significant verified=false rise started (tool and agent version)."""
@@ -103,11 +114,13 @@ def build_weekly(con: duckdb.DuckDBPyConnection, week: str, tz: str = "UTC", run
     ).sort_values(["problem_rate", "cur_calls"], ascending=[False, False]).head(5)
     incidents = _nulls(dq.run(con, "incidents_list", {**p, "limit": TOP}))
     stuck = _nulls(dq.run(con, "stuck_tasks", {**p, "limit": TOP}))
+    undated = dq.run(con, "undated", p).iloc[0]
     return WeeklyReport(
         week=f"{monday.isocalendar().year}-W{monday.isocalendar().week:02d}", since=monday, until=sunday, tz=tz,
         run_id=run_id, kpis=k, rises=rises, onsets=onsets, headline=headline, tools=tools, worst=worst,
         incidents=incidents, incident_total=k["incidents"]["current"], new_fingerprints=new_fp, stuck=stuck,
         stuck_total=stuck_total, runs=runs.head(5), daily=analysis.current(daily),
+        undated_turns=int(undated["turns"]), undated_incidents=int(undated["incidents"]),
     )
 
 
@@ -202,7 +215,8 @@ def sections(rep: WeeklyReport, base_url: str | None):
     return [
         ("Worst tools (share of calls failed or not verified)",
          ["tool", "calls", "this week", "week before", "verified=false", "failed"], worst, "no tool calls this week"),
-        (f"Top incidents ({rep.incident_total:,} this week)",
+        (f"Top incidents ({rep.incident_total:,} this week"
+         + (f", and {rep.undated_incidents:,} with no time" if rep.undated_incidents else "") + ")",
          ["time", "kind", "user", "reply", "tools", "turn"], inc,
          "no said-but-not-done incidents" if rep.run_id else "no rule run yet: run `trace-audit rules run`"),
         ("New error patterns (first seen this week)", ["tool", "fingerprint", "steps", "first seen"], fps,
@@ -223,6 +237,8 @@ def to_markdown(rep: WeeklyReport, base_url: str | None = None) -> str:
     out += [f"Flagging rule: {analysis.TEST_RULE}.", ""]
     out += ["## The week against the week before", "",
             _md_table(["measure", "week before", "this week", "change"], [list(r) for r in _kpi_cells(rep)]), ""]
+    if rep.undated_note():
+        out += [md_doc(rep.undated_note()), ""]
     for title, header, rows, none in sections(rep, base_url):
         out += [f"## {title}", ""]
         if rows:
@@ -257,6 +273,8 @@ def to_html(rep: WeeklyReport, base_url: str | None = None) -> str:
               "<th>this week</th><th>change</th></tr>"]
     parts += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in r) + "</tr>" for r in _kpi_cells(rep)]
     parts += ["</table>"]
+    if rep.undated_note():
+        parts.append(f"<p class='note'>{e(rep.undated_note())}</p>")
     figs = [charts.daily_overview(rep.daily), charts.weekly_tool_rates(rep.tools)]
     for i, fig in enumerate(figs):
         # plotly.js goes inline once so the file opens offline.

@@ -103,3 +103,22 @@ def test_an_incident_with_no_user_is_listed_with_a_dash_not_nan(monkeypatch, tmp
     assert len(labels) == 1
     parts = labels[0].split(" · ")
     assert parts[2] == "—" and not {"nan", "None"} & set(parts)
+
+
+def test_the_weekly_report_says_what_its_week_leaves_out(monkeypatch, tau_db, capsys):
+    """Undated turns belong to no week: the report and the weekly page say how many there are and
+    that their incidents are listed, so "Top incidents (0 this week)" above a list of two no longer
+    contradicts itself."""
+    from trace_audit.cli.main import main
+
+    con = db.connect(tau_db, read_only=True)
+    incidents, = con.execute("SELECT count(*) FROM findings WHERE rule_id = 'said_but_not_done' "
+                             "AND event_time IS NULL").fetchone()
+    con.close()
+    assert incidents == 2
+    assert main(["report", "--db", tau_db, "--week", "2026-W49"]) == 0
+    out = capsys.readouterr().out
+    assert "20 turns have no time" in out and "their 2 said-but-not-done incidents are listed" in out
+    assert "## Top incidents (0 this week, and 2 with no time)" in out
+    at = app(monkeypatch, tau_db, "weekly", week="2026-W49")
+    assert "20 turns have no time" in texts(at)

@@ -53,6 +53,8 @@ for col, (key, label, kind) in zip(c, report.KPI_ROWS):
     else:
         col.metric(label, f"{cur:,}", None if prev is None else analysis.change(cur, prev),
                    delta_color="normal" if key == "turns" else "inverse")
+if rep.undated_note():
+    st.caption(md(rep.undated_note()))
 
 st.subheader("What changed")
 for line in rep.headline:
