@@ -1,4 +1,4 @@
-"""`trace-audit report --week 2026-W47 [--format md|html] [--out F]`"""
+"""`trace-audit report [--week 2026-W47] [--format md|html] [--out F]`"""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def register(sub) -> None:
                                    "worst tools, new error patterns, tools whose rates rose significantly (and the "
                                    "agent version the rise started with), rule-run health.")
     add_db_option(p)
-    p.add_argument("--week", required=True, help="ISO week, e.g. 2026-W47")
+    p.add_argument("--week", default=None, help="ISO week, e.g. 2026-W47 (default: the week of the newest turn)")
     p.add_argument("--format", choices=("md", "html"), default=None, help="default: from --out's suffix, else md")
     p.add_argument("--out", default=None, metavar="FILE", help="write here instead of standard output")
     p.add_argument("--tz", default=None, type=zone, help="timezone of the week's days (default $TRACE_AUDIT_TZ, else the zone "
@@ -39,8 +39,9 @@ def run(args) -> int:
         env_tz = os.environ.get("TRACE_AUDIT_TZ")
         explicit = args.tz or (check_zone(env_tz, option="TRACE_AUDIT_TZ") if env_tz else None)
         tz = explicit or "UTC"
-        dq.iso_week_bounds(args.week)
-        dq.Filters(since=dq.iso_week_bounds(args.week)[0], until=dq.iso_week_bounds(args.week)[1], tz=tz)
+        if args.week is not None:
+            since, until = dq.iso_week_bounds(args.week)
+            dq.Filters(since=since, until=until, tz=tz)
     except ValueError as exc:
         raise UserError(str(exc).splitlines()[-1] if "validation error" in str(exc) else str(exc)) from None
     con = db.connect(args.db, read_only=True, wait_seconds=10)
@@ -49,7 +50,11 @@ def run(args) -> int:
             raise UserError(f"no rule run {args.rule_run!r} in {args.db or db.default_db_path()}; "
                             "list them on the dashboard's Rules page")
         tz = dq.default_zone(con, explicit)  # the dashboard's default too: both count the same days
-        rep = report.build_weekly(con, args.week, tz=tz, run_id=args.rule_run)
+        week = args.week
+        if week is None:  # said, as `rules run` says the --now it chose
+            week = dq.newest_week(con, tz)
+            print(f"--week not given: reporting {week}, the week of the newest turn ({tz})", file=sys.stderr)
+        rep = report.build_weekly(con, week, tz=tz, run_id=args.rule_run)
     finally:
         con.close()
     base = (report.dashboard_url() if args.dashboard_url is None else args.dashboard_url) or None

@@ -176,6 +176,16 @@ def iso_week_bounds(week: str) -> tuple[date, date]:
     return monday, monday + timedelta(days=6)
 
 
+def newest_week(con: duckdb.DuckDBPyConnection, tz: str) -> str:
+    """The ISO week (in `tz`) of the newest turn that has a time; this week's when none has one."""
+    from zoneinfo import ZoneInfo
+
+    newest = con.execute("SELECT max(started_at) FROM tasks").fetchall()[0][0]
+    day = (newest.astimezone(ZoneInfo(tz)) if newest is not None else datetime.now(ZoneInfo(tz))).date()
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
 def data_clock(con: duckdb.DuckDBPyConnection, run_id: str | None) -> datetime | None:
     """'Now' for stuck tasks: the chosen rule run's --now, else the newest event stored.
 

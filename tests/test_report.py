@@ -49,6 +49,26 @@ def test_quiet_week_has_no_jump(sample_db, capsys):
     assert "investigate?turn=" not in md
 
 
+def test_without_a_week_the_newest_turns_week_is_reported_and_said(sample_db, capsys):
+    """A first try of `trace-audit report` needs no ISO week: it reports the week of the newest turn
+    in the report's zone, and says which."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    import duckdb
+
+    con = duckdb.connect(sample_db, read_only=True)
+    newest, = con.execute("SELECT max(started_at) FROM tasks").fetchone()
+    con.close()
+    year, num, _ = newest.astimezone(ZoneInfo(TZ)).isocalendar()
+    week = f"{year}-W{num:02d}"
+    assert main(["report", "--db", sample_db, "--tz", TZ, "--dashboard-url", ""]) == 0
+    out, err = capsys.readouterr()
+    assert f"--week not given: reporting {week}, the week of the newest turn ({TZ})" in err
+    assert out.startswith(f"# Weekly reliability review {week} (")
+    assert isinstance(newest, datetime) and week != "2026-W47"  # not the week the other tests name
+
+
 @pytest.mark.parametrize("week, message", [("2026-W99", "has no ISO week 99"), ("last week", "not an ISO week")])
 def test_bad_week_is_a_plain_error(sample_db, capsys, week, message):
     assert main(["report", "--db", sample_db, "--week", week]) == 2
