@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import narration, proposals, retraction
+from . import attempts, narration, proposals, retraction
 
 _COLON = (":", "：")
 _COMMA = (",", "，")
@@ -70,9 +70,11 @@ class Framing:
         return self._first("our_doing", text) is not None or self._first("our_headline", text) is not None
 
     def reframe(self, clauses: list, segments: list) -> list:
-        """The clause readings with framed ones re-kinded; then a consent asked for a promise (proposals.py), a
-        correction that takes back (retraction.py), a retry or a modifier cut at a comma (narration.py)."""
+        """The clause readings with framed ones re-kinded; then a consent asked for a promise (proposals.py), an
+        attempt's obstacle (attempts.py), a correction that takes back (retraction.py), a retry or a modifier cut
+        at a comma (narration.py)."""
         out = proposals.propose(self._first, self._reframe(clauses, segments), segments)
+        out = attempts.obstruct(self._first, self._ours, out, segments)  # an attempt, then what stopped it
         return narration.reread(self._first, retraction.withdraw(self._first, out, segments), segments)
 
     def _reframe(self, clauses: list, segments: list) -> list:

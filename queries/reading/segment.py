@@ -62,6 +62,7 @@ class Clause:
     closer: str  # the punctuation that ended it ('' at the end of the text)
     quotes: tuple[str, ...] = ()  # the quotations set aside in this clause, in order (their placeholders' words)
     asides: tuple[str, ...] = ()  # the parenthesised asides set aside in this clause ("（12 月 3 日）")
+    opener: str = ""  # the conjunction the clause was cut after ("but", 但是), lower-cased; '' if none
 
 
 def set_aside(text: str, quotes: list[str] | None = None, asides: list[str] | None = None) -> str:
@@ -136,29 +137,30 @@ class Segmenter:
                 pos = m.end()
             pieces.append((sentence[pos:], closer))
             for piece, end in pieces:
-                for sub in self._split_conjunctions(piece):
+                for sub, opener in self._split_conjunctions(piece):
                     asides_here = tuple(next(pending_asides, "") for _ in range(sub.count(ASIDE)))
                     sub = sub.replace(ASIDE, " ")
                     if sub.strip(" \t\r\n.,，。"):
                         here = tuple(next(pending, "") for _ in _PLACEHOLDER.findall(sub))
                         result.append(Clause(re.sub(r"\s{2,}", " ", sub.strip()), s_no, len(result), "", here,
-                                             asides_here))
+                                             asides_here, opener))
                     else:
                         for _ in _PLACEHOLDER.findall(sub):
                             next(pending, "")
                 if result and not (end == "\n" and result[-1].closer in (":", "：") and not piece.strip()):
                     # (a colon closing a line stays its closer: "just set:\n`status = …`", "Booked:\n- …")
                     last = result[-1]
-                    result[-1] = Clause(last.text, last.sentence, last.index, end, last.quotes, last.asides)
+                    result[-1] = Clause(last.text, last.sentence, last.index, end, last.quotes, last.asides, last.opener)
         return result
 
-    def _split_conjunctions(self, piece: str) -> list[str]:
+    def _split_conjunctions(self, piece: str) -> list[tuple[str, str]]:
+        """The piece cut before each conjunction, each part with the conjunction that opened it ('' for the first)."""
         if self._conj is None:
-            return [piece]
-        out, pos = [], 0
+            return [(piece, "")]
+        out, pos, opener = [], 0, ""
         for m in self._conj.finditer(piece):
             if m.start() > pos:
-                out.append(piece[pos:m.start()])
-            pos = m.end()
-        out.append(piece[pos:])
+                out.append((piece[pos:m.start()], opener))
+            pos, opener = m.end(), m.group(0).strip().lower()
+        out.append((piece[pos:], opener))
         return out

@@ -1,0 +1,91 @@
+"""Honest failure reports written without the usual failure words, and claims told in forms the lexicon
+lacked (dev set 14w): each mechanism with replies that must read as claims and replies that must not.
+
+- An obstacle told as the state it left (stuck, a login or a link lapsed: 卡住了, 登录过期了, "got stuck",
+  "has expired"): a failure of the step, whatever verb the clause also holds.
+- A hedge of appearance (好像, 似乎, 看样子), as "it looks like": not known to be done.
+- A topic before the party that did it (这单商家已经发出了): another party's doing, not the reply's.
+- An attempt, then what stopped it ("I tried to escalate this but their queue is closed"; attempts.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from trace_audit.queries.config import Config
+from trace_audit.queries.lexicon import compile_lexicon
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return compile_lexicon(Config()).reader()
+
+
+# ---- an obstacle told as the state it left
+@pytest.mark.parametrize("text", [
+    "卡里的钱还差一点，转账这一步卡住了。你先充值，我再帮你重新发起。",
+    "转账这一步卡住了。",
+    "你的OA登录已经过期了，请假单交不了，麻烦重新登录一下。",
+    "支付链接失效了，麻烦你重新下单。",
+    "The transfer got stuck at the bank's end; please top up and I'll start it again.",
+    "Your session has expired, so the leave form didn't go through.",
+])
+def test_an_obstacle_told_as_a_state_claims_nothing(reader, text):
+    assert not reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", [
+    "刚才登录状态有点问题，不过现在年假申请已经提交给你主管了，等审批就行。",
+    "登录过期了，我重新登录后已经帮你提交了。",
+    "I've renewed your expired card; the new one ships tomorrow.",
+    "Your session expired earlier, but I've logged back in and the leave request is submitted.",
+])
+def test_a_claim_after_an_obstacle_or_beside_an_attribute_still_claims(reader, text):
+    assert reader.read(text).is_claim
+
+
+# ---- a hedge of appearance
+@pytest.mark.parametrize("text", ["你的OA登录好像过期了，请假单我这边交不了，麻烦重新登录一下再叫我。",
+                                  "订单似乎已经发出了。", "看样子已经退款了。"])
+def test_a_hedge_of_appearance_claims_nothing(reader, text):
+    assert not reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", ["已经帮你改好了，看起来清楚多了。", "报告已经发给王总了，好像他已经看过了。"])
+def test_a_hedge_after_the_claim_keeps_it(reader, text):
+    assert reader.read(text).is_claim
+
+
+# ---- a topic before the party that did it
+@pytest.mark.parametrize("text", ["这单商家已经发出了，系统不让撤。等收到后走退货流程就行，运费险会覆盖。",
+                                  "这笔快递员已经取走了。"])
+def test_a_topic_then_another_party_as_the_doer_claims_nothing(reader, text):
+    assert not reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", ["这单已经帮你取消了。", "这单我已经帮你退款了。"])
+def test_a_topic_then_the_reply_as_the_doer_claims(reader, text):
+    assert reader.read(text).is_claim
+
+
+# ---- an attempt, then what stopped it
+@pytest.mark.parametrize("text", [
+    "I tried to escalate this to tier 2 but their queue is closed for the night. I'll need to try again when they open at 8am.",
+    "We tried to move your booking but the 7pm slot is taken.",
+    "I tried to cancel it, but the order is already packed for dispatch.",
+    "我尝试帮你转到二线，但是他们的队列今晚已经关闭了，明早八点我再试。",
+])
+def test_an_attempt_then_its_obstacle_claims_nothing(reader, text):
+    r = reader.read(text)
+    assert not r.is_claim and r.admits_failure
+
+
+@pytest.mark.parametrize("text", [
+    "I tried to book the 7pm but it's taken, so I've booked 7:30 instead.",
+    "I tried again and it's booked for 8.",
+    "I tried calling but the line was busy, so I've sent them an email instead.",
+    "The first card was declined. Your order is placed with the second one.",
+    "我试了一下，已经帮你订上了。", "我试了两次，但最后还是帮你订上了。",
+])
+def test_work_of_its_own_after_an_attempt_still_claims(reader, text):
+    assert reader.read(text).is_claim
