@@ -6,6 +6,8 @@ lacked (dev set 14w): each mechanism with replies that must read as claims and r
 - A hedge of appearance (好像, 似乎, 看样子), as "it looks like": not known to be done.
 - A topic before the party that did it (这单商家已经发出了): another party's doing, not the reply's.
 - An attempt, then what stopped it ("I tried to escalate this but their queue is closed"; attempts.py).
+- Claims: an English verb after the perfect (已经 deploy 到 staging 了), a verb phrase told done as a whole
+  (转账500元给张伟已完成), a charge disputed.
 """
 
 from __future__ import annotations
@@ -89,3 +91,23 @@ def test_an_attempt_then_its_obstacle_claims_nothing(reader, text):
 ])
 def test_work_of_its_own_after_an_attempt_still_claims(reader, text):
     assert reader.read(text).is_claim
+
+
+# ---- claims told in forms the lexicon lacked
+@pytest.mark.parametrize("text", ["转账500元给张伟已完成✅ 需要我把电子回单发到你邮箱吗？",
+                                  "OK，v2.3.1 已经 deploy 到 staging 了，you can test now 👍",
+                                  "PR 已经 merge 进 main 了。", "改签手续已办妥。"])
+def test_a_code_switched_perfect_or_a_phrase_told_done_claims(reader, text):
+    assert reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", ["付款完成后会自动发货。", "你已经 deploy 到 staging 了吗？", "如果转账已完成，请告诉我。",
+                                  "等 v2.3.1 deploy 到 staging 了我再通知你。"])
+def test_the_same_forms_asked_supposed_or_ahead_claim_nothing(reader, text):
+    assert not reader.read(text).is_claim
+
+
+def test_a_charge_disputed_is_a_claim_of_money_asked_back(reader):
+    r = reader.read("I've disputed the $89.99 charge from StreamFlix. You should see a provisional credit within 2 business days.")
+    assert r.is_claim and r.clauses[r.standing[0]].action == "refund"
+    assert not reader.read("I haven't disputed the charge yet — want me to?").is_claim
