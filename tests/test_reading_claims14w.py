@@ -8,14 +8,19 @@ lacked (dev set 14w): each mechanism with replies that must read as claims and r
 - An attempt, then what stopped it ("I tried to escalate this but their queue is closed"; attempts.py).
 - Claims: an English verb after the perfect (已经 deploy 到 staging 了), a verb phrase told done as a whole
   (转账500元给张伟已完成), a charge disputed.
+- Kinds: a credential absent or too few rights is a call turned away before it ran (not executed); running
+  a migration is a write.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from trace_audit.queries.config import Config
 from trace_audit.queries.lexicon import compile_lexicon
+from trace_audit.queries.reading.tools import ToolTyper
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +116,19 @@ def test_a_charge_disputed_is_a_claim_of_money_asked_back(reader):
     r = reader.read("I've disputed the $89.99 charge from StreamFlix. You should see a provisional credit within 2 business days.")
     assert r.is_claim and r.clauses[r.standing[0]].action == "refund"
     assert not reader.read("I haven't disputed the charge yet — want me to?").is_claim
+
+
+# ---- kinds: a call turned away before it ran; a migration run
+@pytest.mark.parametrize("error, started", [
+    ("auth token missing", False), ("missing access token", False), ("AUTH_TOKEN_MISSING", False),
+    ("insufficient permissions", False), ("INSUFFICIENT_SCOPE", False),
+    ("insufficient funds", True), ("missing field: amount", True), ("token count exceeded", True),
+])
+def test_a_credential_absent_or_too_few_rights_never_started(error, started):
+    pats = [re.compile(p, re.I) for p in compile_lexicon(Config()).data["not_started"]["all"]]
+    assert any(p.search(error) for p in pats) is not started
+
+
+@pytest.mark.parametrize("name, write", [("run_migration", True), ("db.run_migrations", True), ("run_query", False)])
+def test_running_a_migration_writes(name, write):
+    assert ToolTyper(compile_lexicon(Config()).data).classify(name).is_write is write
