@@ -132,3 +132,23 @@ def test_a_credential_absent_or_too_few_rights_never_started(error, started):
 @pytest.mark.parametrize("name, write", [("run_migration", True), ("db.run_migrations", True), ("run_query", False)])
 def test_running_a_migration_writes(name, write):
     assert ToolTyper(compile_lexicon(Config()).data).classify(name).is_write is write
+
+
+# ---- a message written up and shown for approval (drafts.py)
+@pytest.mark.parametrize("text", [
+    "给房东的微信我先帮你写好了，你看看：\n「王先生您好，厨房水龙头从周一开始漏水，麻烦这周内安排师傅来看一下，谢谢！」\n我还没发，改好了跟我说一声。",
+    "Here's what I'd send: Hi Dana, I've moved our 1:1 to Thursday at 3. Let me know if that works!",
+    "I've drafted a reply for you, take a look:\nHi Sam, thanks for the update — I've approved the budget.\nShall I send it?",
+])
+def test_a_draft_shown_for_approval_claims_nothing(reader, text):
+    assert not reader.read(text).is_claim
+
+
+@pytest.mark.parametrize("text", [
+    "已经帮你把邮件发给王总了，你看看：\n「王总您好……」",   # sent, then shown: a send claimed
+    "邮件草稿写好了，你确认一下我再发。",                      # a draft not shown may be a tool's write
+    "I've drafted a reply for you, take a look:\nHi Sam, I've approved the budget.\nI haven't sent it yet. Also, I've booked your flight to Denver.",
+    "I've emailed the invoice to Acme, take a look: INV-2211, due Friday.",  # no writing up named
+])
+def test_a_send_or_work_beside_a_shown_text_still_claims(reader, text):
+    assert reader.read(text).is_claim

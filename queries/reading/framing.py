@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import attempts, narration, proposals, retraction
+from . import attempts, drafts, narration, proposals, retraction
 
 _COLON = (":", "：")
 _COMMA = (",", "，")
@@ -71,10 +71,11 @@ class Framing:
 
     def reframe(self, clauses: list, segments: list) -> list:
         """The clause readings with framed ones re-kinded; then a consent asked for a promise (proposals.py), an
-        attempt's obstacle (attempts.py), a correction that takes back (retraction.py), a retry or a modifier cut
+        attempt's obstacle (attempts.py), a draft shown (drafts.py), a correction that takes back (retraction.py), a retry or a modifier cut
         at a comma (narration.py)."""
         out = proposals.propose(self._first, self._reframe(clauses, segments), segments)
         out = attempts.obstruct(self._first, self._ours, out, segments)  # an attempt, then what stopped it
+        out = drafts.shown(self._first, out, segments)  # a message written up and shown for approval
         return narration.reread(self._first, retraction.withdraw(self._first, out, segments), segments)
 
     def _reframe(self, clauses: list, segments: list) -> list:
