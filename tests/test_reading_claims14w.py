@@ -1,8 +1,9 @@
 """Honest failure reports written without the usual failure words, and claims told in forms the lexicon
 lacked (dev set 14w): each mechanism with replies that must read as claims and replies that must not.
 
-- An obstacle told as the state it left (stuck, a login or a link lapsed: 卡住了, 登录过期了, "got stuck",
-  "has expired"): a failure of the step, whatever verb the clause also holds.
+- An obstacle told as the state it left: stuck (卡住了, "got stuck") is a failure of the step, whatever verb
+  the clause also holds; a thing lapsed (登录过期了, 旧卡已失效) a state reached with time, no claim, and
+  taking none back.
 - A hedge of appearance (好像, 似乎, 看样子), as "it looks like": not known to be done.
 - A topic before the party that did it (这单商家已经发出了): another party's doing, not the reply's.
 - An attempt, then what stopped it ("I tried to escalate this but their queue is closed"; attempts.py).
@@ -46,6 +47,9 @@ def test_an_obstacle_told_as_a_state_claims_nothing(reader, text):
     "登录过期了，我重新登录后已经帮你提交了。",
     "I've renewed your expired card; the new one ships tomorrow.",
     "Your session expired earlier, but I've logged back in and the leave request is submitted.",
+    # a lapse or a block told as a claim's consequence or denied takes nothing back
+    "已经帮你续费了，会员不会过期了。", "密码已重置，旧的链接已失效。", "已帮你挂失并补办，旧卡已失效。",
+    "Your card has been replaced; the old one has expired.", "已帮你疏通好了，不会再卡住了。",
 ])
 def test_a_claim_after_an_obstacle_or_beside_an_attribute_still_claims(reader, text):
     assert reader.read(text).is_claim
