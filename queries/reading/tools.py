@@ -113,6 +113,16 @@ class ToolTyper:
                     return w, table[base], tier
         return next(((w, self.last[w], "weak") for w in ws if w in self.last), None)
 
+    @staticmethod
+    def _after_service(tool: str, ws: list[str]) -> list[str]:
+        """A dotted name of three parts or more says service.thing.verb: its first part names the service
+        or what it serves, a noun even where it is also a verb (show.seat.lock locks a show's seats,
+        order.items.add adds one); the words after it decide, and the first part only where they hold no
+        verb (book.table.v1)."""
+        if tool.count(".") < 2 or "/" in tool or " " in tool:
+            return ws
+        return ws[len(words(tool.split(".", 1)[0])):]
+
     def _made(self, ws: list[str], action: str | None) -> str | None:
         """Making a thing whose making is an action of its own: bank.transfer.submit moves money; a
         send for later (notify.schedule) makes the job that will send, and sends nothing yet."""
@@ -137,7 +147,7 @@ class ToolTyper:
         # (the path's verb also names what an annotated write does: POST /v1/invoices/inv_1/void with
         # readOnlyHint=false voids, it does not create)
         path = self._path_verb(tool, ws)
-        verb = (*path, "strong") if path is not None else self._verb(ws)
+        verb = (*path, "strong") if path is not None else (self._verb(self._after_service(tool, ws)) or self._verb(ws))
         action = verb[1] if verb else None
         action = self._made(ws, action)
         if tool in self.exclude:
