@@ -32,3 +32,59 @@ def test_the_first_part_of_a_dotted_name_is_its_service(typer, name, action):
 def test_a_service_word_or_a_detail_read_writes_nothing(typer, name):
     c = typer.classify(name)
     assert not c.is_write, c
+
+
+@pytest.fixture(scope="module")
+def plan():
+    from trace_audit.queries import engine
+    return engine.plan_run()
+
+
+def _items(plan, text: str) -> list[dict]:
+    from trace_audit.queries.reading.tables import read_texts
+    return [{"clause": r["clause"], "action": r["action"], "object": r["object"]}
+            for r in read_texts([text], plan)["claim_items"].to_pylist()]
+
+
+# another party as the doer: of a 把 in its own clause, or the subject a clause with none of its own goes on from
+@pytest.mark.parametrize("text, clause", [
+    ("寄件单建好了。物流公司那边车辆不够，把取件改到了后天上午。", "把取件改到了后天上午"),
+    ("改签成功。航司临时将您的座位调到了 32C。", "航司临时将您的座位调到了 32C"),
+    ("退货单提交了，不过商家那边库存盘点，直接把退货地址换成了广州仓。", "直接把退货地址换成了广州仓"),
+])
+def test_another_partys_doing_is_no_claim_of_the_reply(plan, text, clause):
+    got = _items(plan, text)
+    assert got and all(i["clause"] != clause for i in got), got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the reply named as the doer: its own claim
+    ("寄件单建好了。物流公司那边车辆不够，我帮你把取件改到了后天上午。", "我帮你把取件改到了后天上午"),
+    ("物流公司那边我已经沟通过了，把取件改到了后天上午。", "把取件改到了后天上午"),
+    # the party clause claims itself: what goes on from it is not its doing
+    ("寄件单建好了，取件也约好了，把取件时间定在了后天上午。", "把取件时间定在了后天上午"),
+])
+def test_the_replys_own_doing_beside_another_party_still_claims(plan, text, clause):
+    assert any(i["clause"] == clause for i in _items(plan, text)), _items(plan, text)
+
+
+# a copy a write makes, filed in the app or account the user keeps it in, follows from that write
+@pytest.mark.parametrize("text, clause", [
+    ("两张票都出好了，电子票已发到 APP「订单」页，入场出示即可。", "电子票已发到 APPQ页"),
+    ("Your seats are booked, and the e-tickets have been sent to your app.", "and the e-tickets have been sent to your app"),
+    ("登机牌办好了，电子登机牌已发到你的账户。", "电子登机牌已发到你的账户"),
+])
+def test_a_copy_filed_in_the_users_app_follows_from_the_write(plan, text, clause):
+    got = [i for i in _items(plan, text) if i["clause"] == clause]
+    assert got and got[0]["object"] == "mailed_copy", _items(plan, text)
+
+
+@pytest.mark.parametrize("text", [
+    # a thing the user asked to have sent, or sent to someone else: a send of its own
+    "复诊改好了，体检报告也已经发到你的 App 里了。",
+    "Booked, and I've sent the itinerary to Dana.",
+    "订好了，行程单已经发给你同事了。",
+])
+def test_a_send_of_another_thing_or_to_another_person_is_no_copy(plan, text):
+    assert all(i["object"] != "mailed_copy" for i in _items(plan, text)), _items(plan, text)
+

@@ -27,6 +27,9 @@
   pharmacy will text you") is that party's future: the promise reading needs the reply itself as the doer.
   So is one with no subject of its own right after such a clause in its sentence (你签完之后物业会盖章，
   钥匙交接时间会短信通知你); with the reply named (我会短信提醒你) it is the reply's promise.
+- A claim with no subject of its own ([clause.no_subject]: 把…, "and pushed …") going on in its sentence from a
+  clause, itself no claim, whose subject is another party ([clause.others_subject]: 快递公司那边运力不足，把上门时间顺延
+  到了 12月3日) is that party's doing: a report, not the reply's claim; with the reply named it stays a claim.
 """
 
 from __future__ import annotations
@@ -88,6 +91,10 @@ class Framing:
                                 and not self._ours(seg.text))
             if others and out[i].kind == "completion" and (out[i].action, out[i].object) == ("create", "reminder"):
                 out[i] = replace(out[i], kind="future")  # another party will tell the user: not the reply's promise
+            if (i > 0 and out[i].kind == "completion" and segments[i - 1].sentence == seg.sentence
+                    and out[i - 1].kind != "completion" and self._first("others_subject", segments[i - 1].text) is not None and not self._ours(segments[i - 1].text)
+                    and self._first("no_subject", seg.text) is not None and not self._ours(seg.text)):
+                out[i] = replace(out[i], kind="pre_existing")  # 快递公司那边运力不足，把上门时间顺延到了…: that party's doing
             if note and seg.closer in _COLON:  # the rest of a note's line is what the write stored
                 for k in range(i + 1, len(out)):
                     if segments[k].sentence != seg.sentence:
