@@ -88,3 +88,25 @@ def test_a_copy_filed_in_the_users_app_follows_from_the_write(plan, text, clause
 def test_a_send_of_another_thing_or_to_another_person_is_no_copy(plan, text):
     assert all(i["object"] != "mailed_copy" for i in _items(plan, text)), _items(plan, text)
 
+
+# a verb that asks for an action claims the action named right before it
+@pytest.mark.parametrize("text, action", [
+    ("Transfer requested! The other branch will text you when it's ready.", "send"),
+    ("Refund requested for the damaged blender.", "refund"),
+    ("Your exchange has been requested; the courier brings the new size on Friday.", "refund"),
+])
+def test_a_request_claims_the_action_it_names(plan, text, action):
+    got = _items(plan, text)
+    assert got and got[0]["action"] == action, got
+
+
+@pytest.mark.parametrize("text", [
+    # nothing named beside it: the request itself is what was made
+    "I've requested his records from the clinic.",
+    # a single character inside a noun (发 of 发票) names no action
+    "发票已申请，稍后会发到您的邮箱。",
+])
+def test_a_request_naming_no_action_is_a_thing_made(plan, text):
+    got = _items(plan, text)
+    assert got and got[0]["action"] == "create", got
+

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import display, framing, reported, takeback
+from . import display, framing, reported, requested, takeback
 from .segment import Clause, Segmenter
 from .unmarked import Unmarked
 from .word_patterns import split_pair
@@ -180,7 +180,7 @@ class Reader:
         found = list(self._verb_re.finditer(text, start)) if last else [m for m in [self._verb_re.search(text, start)] if m]
         if not found:
             return None
-        word = re.sub(r"\s+", " ", found[-1].group(0).lower())
+        word = requested.claimed_word(found, (lambda w: self._first("asks_for", w) is not None) if last else None)
         return self.verb_class.get(word) or self.verb_class.get(said_again(word, self.verb_class) or "")
 
     def _object(self, text: str) -> str | None:
