@@ -110,3 +110,39 @@ def test_a_request_naming_no_action_is_a_thing_made(plan, text):
     got = _items(plan, text)
     assert got and got[0]["action"] == "create", got
 
+
+def _reading(text: str):
+    from trace_audit.queries.reading.clauses import Reader
+    return Reader(compile_lexicon(Config()).data).read(text)
+
+
+# "error" or "failure" naming a measure is no failure of the work: the claims before it stand
+@pytest.mark.parametrize("text", [
+    "Rolled back to v2.3.1. I'll keep an eye on the error rate.",
+    "Scaled the canary to 50%; the error budget for the week is still 40% left.",
+    "Scaled the workers to 6, and the failure count has dropped to zero.",
+])
+def test_an_error_measure_takes_no_claim_back(text):
+    r = _reading(text)
+    assert not r.admits_failure and any(c.kind == "completion" and c.action for c in r.clauses), r.clauses
+
+
+@pytest.mark.parametrize("text", [
+    "I tried to roll it back but got an error.",
+    "The rollback hit an error, so the service is still on 2.4.0.",
+    "The deploy failed with error 500.",
+])
+def test_an_error_met_is_still_a_failure(text):
+    assert _reading(text).admits_failure
+
+
+# an alert silenced or muted is a change claimed
+@pytest.mark.parametrize("text", ["The disk-usage alert is silenced for two hours.", "I've muted the #deploys channel until 6."])
+def test_an_alert_silenced_is_a_change_claimed(plan, text):
+    got = _items(plan, text)
+    assert got and got[0]["action"] == "update", got
+
+
+def test_a_silenced_alert_beside_a_rollback_needs_a_write_of_its_own(typer):
+    assert typer.classify("pagerduty.alerts.silence").action == "update"
+    assert typer.classify("opsgenie.mute_alert").action == "update"
