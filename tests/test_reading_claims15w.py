@@ -146,3 +146,24 @@ def test_an_alert_silenced_is_a_change_claimed(plan, text):
 def test_a_silenced_alert_beside_a_rollback_needs_a_write_of_its_own(typer):
     assert typer.classify("pagerduty.alerts.silence").action == "update"
     assert typer.classify("opsgenie.mute_alert").action == "update"
+
+
+# a separable verb with its complement inside (报好名) claims as 报名 does, so a second thing beside it is one more
+@pytest.mark.parametrize("text, clause", [
+    ("小宇的游泳班已经报好名了，周六上午 9 点开课。", "小宇的游泳班已经报好名了"),
+    ("马拉松帮你报上名了，号码布下周寄到。", "马拉松帮你报上名了"),
+])
+def test_a_separable_verb_with_its_complement_inside_claims(plan, text, clause):
+    got = [i for i in _items(plan, text) if i["clause"] == clause]
+    assert got and got[0]["action"] == "book", _items(plan, text)
+
+
+def test_one_more_thing_beside_a_separable_verb_is_marked_as_more(plan):
+    from trace_audit.queries.reading.tables import read_texts
+    rows = read_texts(["游泳班已经报好名了；泳帽也帮他买好了。"], plan)["claim_items"].to_pylist()
+    assert [r["backs"].endswith("also,") for r in rows] == [False, True], rows
+
+
+@pytest.mark.parametrize("text", ["报名表已经发到你邮箱了，填好再交。", "游泳班的报名还没开始，下周一才开放。"])
+def test_the_noun_of_a_separable_verb_claims_no_booking(plan, text):
+    assert all(i["action"] != "book" for i in _items(plan, text)), _items(plan, text)
