@@ -17,6 +17,9 @@ from .word_patterns import key
 
 _ISO = re.compile(r"^P(?:T(?=\d))?(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?$", re.I)
 _JOIN = re.compile(r"\s*(?:,|and|又)?\s*")
+# (fixk) "a day" / "an hour" right after a number and at most one word ("$25 a day", "1 pill a day", "50 km an
+# hour") is a rate's unit, no length
+_RATE_BEFORE = re.compile(r"\d(?:\s*[^\W\d]+)?\s*$")
 
 
 def found_lengths(ctx, low: str, text: str, kept: list) -> None:
@@ -36,6 +39,7 @@ def found_lengths(ctx, low: str, text: str, kept: list) -> None:
             spans.append([m.start(), m.end(), minutes])
     for start, end, minutes in spans:
         if (ctx.wait_pre and ctx.wait_pre.search(low, max(0, start - 12), start)
+                or key(low[start:end].split()[0]) in ctx.one and _RATE_BEFORE.search(low, max(0, start - 16), start)
                 or ctx.wait_post and ctx.wait_post.match(low, end)
                 or ctx.lead_pre and ctx.lead_pre.search(low, max(0, start - 12), start)
                 or any(s < end and start < e for s, e, _v in kept)):

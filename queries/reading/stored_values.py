@@ -55,6 +55,10 @@ def _flatten(node, prefix: str, out: dict[str, list], labels: dict[tuple[str, in
             labels[(prefix, len(out[prefix]) - 1)] = label
 
 
+# (fixk) keys naming what a change leaves behind (from_event, old_seat, original_flight): not what it acted on
+_SOURCE_KEY = {"from", "old", "original", "previous", "prev"}
+
+
 def _named_records(result, args) -> set[tuple[str, object]]:
     """(dotted key, value) of the nested returned records the call named: a member of a returned
     list holding one of the call's ids (new_item_ids ["8106223139"] and exchange_items[{item_id:
@@ -64,7 +68,8 @@ def _named_records(result, args) -> set[tuple[str, object]]:
     def scalars(node, new: bool):
         if isinstance(node, dict):
             for k, v in node.items():
-                scalars(v, new or "new" in words(str(k)))
+                if not _SOURCE_KEY & set(words(str(k))):  # (fixk) from_event names what the write left
+                    scalars(v, new or "new" in words(str(k)))
         elif isinstance(node, list):
             for v in node:
                 scalars(v, new)
@@ -78,7 +83,14 @@ def _named_records(result, args) -> set[tuple[str, object]]:
     found: set[tuple[str, object]] = set()
 
     def walk(node, prefix: str):
-        if isinstance(node, dict):
+        if isinstance(node, dict) and prefix and any(
+                not isinstance(x, (dict, list, bool)) and str(x) in ids for x in node.values()):
+            # (fixk) a nested record, in no list, holding an id the call sent ("event": {"id": "EV-1218",
+            # "date": …} for to_event EV-1218) is the thing the write acted on, as a list member is
+            flat_one: dict[str, list] = {}
+            _flatten(node, prefix, flat_one)
+            found.update((k, x) for k, xs in flat_one.items() for x in xs)
+        elif isinstance(node, dict):
             for k, v in node.items():
                 walk(v, f"{prefix}.{k}" if prefix else str(k))
         elif isinstance(node, list):

@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from ..config import DEFAULT_WRITE_NAMES
 from .also import AlsoMarks
+from .arrows import arrow_sides
 from .coordination import bare_subject_parts
 from .listed_lines import listed_lines
 from .nouns import ClaimNouns
@@ -204,9 +205,9 @@ def _clause_values(r, j: int, values) -> list[dict]:
     seg = r.segments[j]
     found = values.extract(r.clauses[j].text)
     found += [{"type": "quote", "text": q, "value": q} for q in seg.quotes if len(q.strip()) > 1]
-    for aside in seg.asides:
-        found += values.extract(aside)
-    return found
+    sides = [values.extract(aside) for aside in seg.asides]
+    arrow_sides(r.clauses[j].text, sides, values.context.arrow_re)  # "(M, black) → (L, grey)": arrows.py
+    return found + [v for side in sides for v in side]
 
 
 def _claim_values(r, i: int, values) -> list[dict]:

@@ -18,8 +18,11 @@ from __future__ import annotations
 import re
 
 from .amount_labels import AmountLabels
+from .arrows import arrow_pattern
 from .durations import found_lengths
+from .instance_types import InstanceTypes
 from .measures import Measures
+from .value_roles import clock_ranges
 from .value_cues import ValueCues
 from .word_patterns import alt, key
 
@@ -33,6 +36,8 @@ class ValueContext:
         t, ch = lex["time"], lex["change"]
         self.times = times
         self.move_re = re.compile(alt(ch["move"], True)) if ch.get("move") else None
+        self.arrow_re = arrow_pattern(ch)  # (fixk) a change set out between two asides (arrows.py)
+        self.instances = InstanceTypes(lex)  # (fixk) t3.large, c6.2xlarge (instance_types.py)
         d = t.get("durations", {})
         self.units = {key(k): v for k, v in d.get("units", {}).items()}
         num = rf"\d+(?:\.\d+)?|{times.num.zh}{{1,3}}|{times.num.en}|{alt(d.get('one', []))}|{alt(d.get('half_alone', []), False)}"
@@ -69,6 +74,8 @@ class ValueContext:
 
     def apply(self, low: str, text: str, kept: list) -> None:
         """Mark and add values in `kept` ((start, end, value) in order of position) in place."""
+        self.instances.add(low, text, kept)
+        clock_ranges(kept, bool(self.move_re and self.move_re.search(low)))  # (fixk) "from 2:00 to 5:00 PM"
         self.measures.add(low, text, kept)
         self.labels.apply(low, kept)
         times = [v for _s, _e, v in kept if v["type"] == "time"]

@@ -28,6 +28,20 @@ def _range_roles(times: list[dict]) -> None:
             start["role"] = t["role"] = role
 
 
+def clock_ranges(kept: list, moved: bool) -> None:
+    """(fixk) "from 2:00 to 5:00 PM" with no verb that moves a thing in the clause ("Summit is yours on Friday
+    from 2:00 to 5:00 PM") is a range, as "from 2 to 5 PM" is: its two clocks are the start and the end, not
+    the source and the target of a change ("moved from 2:00 to 5:00 PM", [change] move, stays a change).
+    kept: (start, end, value) in order of position."""
+    if moved:
+        return
+    times = [v for _s, _e, v in kept if v["type"] == "time"]
+    for a, b in zip(times, times[1:]):
+        if (a["role"], b["role"]) == ("from", "to") and a.get("hour") is not None and b.get("hour") is not None \
+                and "span" not in a and "span" not in b:
+            a["role"], b["role"], a["span"], b["span"] = None, None, "start", "end"
+
+
 def _lone_from(times: list[tuple[dict, bool]]) -> None:
     """A time after "from" with no later time in the clause is where something starts ("log the call
     from 2pm today", 从明天开始), not the source of a change, which names its target too ("moved
