@@ -181,3 +181,20 @@ def test_a_from_to_of_two_clocks_with_a_move_stays_a_change(tools):
 def test_money_named_by_its_participle_is_an_amount_field(tools):
     assert told(tools, "续费成功，本次扣款 ¥380.00", {"months": 1}, {"charged_fen": 40000}) == [("charged_fen", "mismatch")]
     assert told(tools, "Refund issued: $12.50", {"order": "A1"}, {"refunded_cents": 1250}) == [("refunded_cents", "match")]
+
+
+# ---- a slot stored as a day and two clocks
+
+def test_a_slot_stored_as_two_clocks_holds_both_ends(tools):
+    result = {"ticket": "T-1", "window": "2026-12-03 09:00-11:00"}
+    assert told(tools, "Booked for Dec 3, 9:00-11:00", {"ticket": "T-1"}, result, at="2026-12-01T20:00:00+08:00",
+                zone="Asia/Shanghai").count(("window", "match")) >= 1
+    assert ("window", "mismatch") in told(tools, "Booked for Dec 3, 13:00-15:00", {"ticket": "T-1"}, result,
+                                          at="2026-12-01T20:00:00+08:00", zone="Asia/Shanghai")
+
+
+def test_a_real_offset_after_a_t_is_still_an_offset(tools):
+    # 09:00-05:00 written with a "T" is 9:00 at -05:00, no slot ending at 5:00
+    result = {"ticket": "T-1", "start": "2026-12-03T09:00-05:00"}
+    assert told(tools, "Booked for Dec 3 at 5:00 AM", {"ticket": "T-1"}, result, at="2026-12-01T20:00:00+08:00",
+                zone="Asia/Shanghai") == [("start", "mismatch")]

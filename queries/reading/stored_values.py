@@ -21,6 +21,9 @@ from .tools import words
 _STAMP = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?"
                     r"\s*(Z|[+-]\d{2}:?\d{2})?)?\s*$", re.I)
 _CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::\d{2})?\s*$")
+# (fixk) a slot stored as a day and two clocks ("2026-12-03 14:00-16:00"): the "-16:00" ends the slot, it is no
+# UTC offset (written after a space, not a "T", or beyond any offset's -14:00)
+_SLOT = re.compile(r"^\s*\d{4}-\d{2}-\d{2}(?P<sep>[ T])\d{1,2}:\d{2}-(?P<h>\d{1,2}):(?P<m>\d{2})\s*$")
 _NUMBER = re.compile(r"^-?\d{1,3}(?:,\d{3})*(?:\.\d+)?$|^-?\d+(?:\.\d+)?$")
 
 
@@ -249,6 +252,9 @@ def as_wall_clocks(value, zone) -> list[tuple[str | None, int, int, object]]:
     if h > 23:
         return []
     off = m.group(7)
+    if off and (slot := _SLOT.match(value)) and (slot.group("sep") == " " or int(slot.group("h")) > 14):
+        day = f"{y:04d}-{mo:02d}-{d:02d}"  # (fixk) both ends of the slot, as written
+        return [(day, h, mi, None), (day, int(slot.group("h")), int(slot.group("m")), None)] if int(slot.group("h")) < 24 else []
     if not off:
         return [(f"{y:04d}-{mo:02d}-{d:02d}", h, mi, None)]
     tz = _offset(off)
