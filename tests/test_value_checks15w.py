@@ -198,3 +198,17 @@ def test_a_real_offset_after_a_t_is_still_an_offset(tools):
     result = {"ticket": "T-1", "start": "2026-12-03T09:00-05:00"}
     assert told(tools, "Booked for Dec 3 at 5:00 AM", {"ticket": "T-1"}, result, at="2026-12-01T20:00:00+08:00",
                 zone="Asia/Shanghai") == [("start", "mismatch")]
+
+
+def test_a_length_of_days_is_no_supply(tools):
+    # a supply's field holds only a supply told (tests/test_value_checks15t.py), never a freeze's or a stay's days
+    assert asked(tools, "freeze my plan for 14 days", {"plan": "P1", "days_supply": 30}) == []
+    assert asked(tools, "refill it as a 30-day supply", {"rx": "R1", "days_supply": 30}) == [("days_supply", "match")]
+
+
+def test_a_slot_says_nothing_of_the_users_zone(tools):
+    from trace_audit.queries.reading.stored_values import local_offset, stored_values
+    stored = stored_values('{"ticket": "T-1"}', '{"window": "2026-12-03 14:00-16:00"}', None, None, [])
+    assert local_offset(stored) is None
+    stored = stored_values('{"ticket": "T-1"}', '{"start": "2026-12-03T14:00:00-05:00"}', None, None, [])
+    assert local_offset(stored) is not None

@@ -28,6 +28,8 @@ def found_lengths(ctx, low: str, text: str, kept: list) -> None:
     does. ctx: value_context.ValueContext (its duration pattern, units and wait words)."""
     spans: list[list] = []  # [start, end, minutes]
     for m in ctx.duration_re.finditer(low):
+        if "-" in low[m.end("n"):m.start("u")] and ctx.units[key(m.group("u"))] >= 1440:
+            continue  # (fixk) "a 3-day pass", "a 90-day supply": days said of a thing, read by the thing (value_cues)
         n = key(m.group("n"))
         count = 1 if n in ctx.one else 0.5 if n in ctx.half_alone else ctx.times.num.value(n)
         if count is None:
@@ -64,6 +66,9 @@ def stored_minutes(field: str, value, fw) -> float | None:
 
 
 def length_agrees(told: dict, field: str, value, fw) -> bool | None:
-    """None: the stored field is no length; else whether it is the length told."""
+    """None: the stored field is no length; else whether it is the length told. (fixk) A field of a supply
+    (days_supply) holds only a supply told ("a 90-day supply"), not a stay's or a freeze's days (住 3 天)."""
+    if set(words(field)) & fw.supply and not told.get("supply"):
+        return None
     have = stored_minutes(field, value, fw)
     return None if have is None else abs(have - float(told.get("minutes") or 0)) < 0.01

@@ -27,6 +27,7 @@ class FieldWords:
         self.count = set(f.get("count", []))
         self.duration = set(f.get("duration", []))  # a length of time, and its unit: duration_min
         self.duration_units = dict(f.get("duration_units", {}))
+        self.supply = set(f.get("duration_supply", []))  # (fixk) a supply's field (days_supply) takes a supply told
         self.line_count = set(f.get("line_count", []))  # a line's own quantity (qty): what an add call added
         self.id = set(f.get("id", []))
         self.generic_items = set(f.get("generic_items", []))

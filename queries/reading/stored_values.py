@@ -252,7 +252,7 @@ def as_wall_clocks(value, zone) -> list[tuple[str | None, int, int, object]]:
     if h > 23:
         return []
     off = m.group(7)
-    if off and (slot := _SLOT.match(value)) and (slot.group("sep") == " " or int(slot.group("h")) > 14):
+    if off and (slot := _slot_end(value)):
         day = f"{y:04d}-{mo:02d}-{d:02d}"  # (fixk) both ends of the slot, as written
         return [(day, h, mi, None), (day, int(slot.group("h")), int(slot.group("m")), None)] if int(slot.group("h")) < 24 else []
     if not off:
@@ -269,6 +269,13 @@ def as_wall_clocks(value, zone) -> list[tuple[str | None, int, int, object]]:
     return clocks
 
 
+def _slot_end(value: str):
+    """(fixk) The match of a slot's end ("2026-12-03 14:00-16:00"), or None: a "-HH:MM" after a space, or
+    beyond any offset, ends a slot."""
+    slot = _SLOT.match(value)
+    return slot if slot and (slot.group("sep") == " " or int(slot.group("h")) > 14) else None
+
+
 def _offset(off: str):
     if off.upper() == "Z":
         return timezone.utc
@@ -283,7 +290,7 @@ def local_offset(stored: list[Stored]):
     # the argument too: a call written at -05:00 whose record came back in UTC still says where
     # the user is
     for v in [x for s in stored for x in (s.value, s.written)]:
-        m = _STAMP.match(v) if isinstance(v, str) else None
+        m = _STAMP.match(v) if isinstance(v, str) and not _slot_end(v) else None  # (fixk) a slot's end is no offset
         if m and m.group(7) and m.group(7).upper() != "Z" and _offset(m.group(7)).utcoffset(None):
             return _offset(m.group(7))
     return None

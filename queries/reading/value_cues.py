@@ -118,10 +118,11 @@ class ValueCues:
             for m in pattern.finditer(low) if pattern is not None else ():
                 n = self.num.value(m.group("n"))
                 over = [k for k in kept if k[0] < m.end() and m.start() < k[1]]
-                if n is None or any(v["type"] != "id" or v.get("kind") for _s, _e, v in over):
+                # (over "90-day" read by its shape as an id, or "三十天" read as a plain length: fixk)
+                if n is None or any((v["type"] != "id" or v.get("kind")) and v["type"] != "duration" for _s, _e, v in over):
                     continue
                 kept[:] = [k for k in kept if k not in over]  # "90-day" read by its shape as an id
-                value = ({"value": int(n), "object": None} if kind == "count" else {"minutes": float(n) * 1440})
+                value = ({"value": int(n), "object": None} if kind == "count" else {"minutes": float(n) * 1440, "supply": True})
                 kept.append((m.start(), m.end(), {"type": kind, "text": text[m.start():m.end()], "role": None, **value}))
         kept.sort(key=lambda k: (k[0], k[1]))
 
