@@ -85,12 +85,13 @@ def test_undated_writes_are_typed_as_the_rules_type_them(tau_db):
 
 
 def test_an_incident_with_no_user_is_listed_with_a_dash_not_nan(monkeypatch, tmp_path):
-    """A Who&When group chat records no user id: its incident's link reads "—" where the user goes
-    (it read "nan" or "None", a missing value printed, before)."""
-    from test_reader_agent_logs import REAL
+    """An AG2 group chat records no user id: its incident's link reads "—" where the user goes (it read
+    "nan" or "None", a missing value printed, before). The chat is the AG2 golden fixture (a code run
+    that failed, told as done), built from the Who&When format."""
+    from golden_support import GOLDEN
 
     path = str(tmp_path / "ww.duckdb")
-    ingest([str(REAL / "who_and_when" / "Algorithm-Generated" / "1.json")], path, progress=False)
+    ingest([str(GOLDEN / "ag2" / "false_done.json")], path, progress=False)
     con = db.connect(path)
     try:
         run_rules(con)
