@@ -9,20 +9,10 @@ import pytest
 
 from trace_audit.queries.reading.stored_values import stored_values
 from trace_audit.queries.reading.value_checks import _compared
-from value_support import asked_verdicts, told_verdicts, value_tools
+from value_support import tools, verdicts_at  # noqa: F401 (tools is a fixture)
 
 
-@pytest.fixture(scope="module")
-def tools():
-    return value_tools()
-
-
-def told(tools, text, args, result=None, error=None, at="2026-12-01T20:00:00-07:00", zone="America/Denver"):
-    return told_verdicts(tools, text, args, result, error, at, zone)
-
-
-def asked(tools, text, args, at="2026-12-01T20:00:00-07:00", zone="America/Denver"):
-    return asked_verdicts(tools, text, args, at, zone)
+told, asked = verdicts_at("2026-12-01T20:00:00-07:00", "America/Denver")
 
 
 # ---- a redaction token is no value of the speaker's

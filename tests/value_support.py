@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from trace_audit.queries.lexicon import compile_lexicon
 from trace_audit.queries.reading.stored_values import stored_values
 from trace_audit.queries.reading.told_times import one_clause_time
@@ -32,3 +34,21 @@ def asked_verdicts(tools, text, args, at, zone) -> list[tuple[str, str]]:
     stored = stored_values(json.dumps(args), None, None, None, [])
     wants, join = one_clause_time(text, askable(reader.extract(text)))
     return [(r[1], r[-1]) for r in _compared(cmp, wants, stored, at, zone, True, join_days=join)]
+
+
+@pytest.fixture(scope="module")
+def tools():
+    """The value reader and comparer, once per test module that imports this fixture."""
+    return value_tools()
+
+
+def verdicts_at(when: str, where: str):
+    """(told, asked): told_verdicts and asked_verdicts for a test module whose turns happen at `when`
+    in the zone `where` unless a test says otherwise."""
+    def told(tools, text, args, result=None, error=None, at=when, zone=where):
+        return told_verdicts(tools, text, args, result, error, at, zone)
+
+    def asked(tools, text, args, at=when, zone=where):
+        return asked_verdicts(tools, text, args, at, zone)
+
+    return told, asked
